@@ -1,0 +1,116 @@
+# Resolves YAMR_PLATFORM (auto, nvidia, amd, cpu) and provides yamr_add_hip_sources(), which
+# compiles .hip files for that platform: with nvcc as CUDA on NVIDIA, with hipcc on AMD.
+include(CheckLanguage)
+
+set(YAMR_PLATFORM "auto" CACHE STRING "GPU platform: auto, nvidia, amd or cpu")
+set_property(CACHE YAMR_PLATFORM PROPERTY STRINGS auto nvidia amd cpu)
+set(YAMR_CUDA_ARCHS "" CACHE STRING "CUDA architectures (default: 70;80;90, or 75;80;90 for CUDA >= 13)")
+set(YAMR_HIP_ARCHS "gfx90a;gfx1030" CACHE STRING "AMD offload architectures (wave64 and wave32)")
+
+find_program(YAMR_HIPCC hipcc)
+if(YAMR_PLATFORM STREQUAL "auto")
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    set(YAMR_RESOLVED_PLATFORM nvidia)
+  elseif(YAMR_HIPCC)
+    set(YAMR_RESOLVED_PLATFORM amd)
+  else()
+    set(YAMR_RESOLVED_PLATFORM cpu)
+  endif()
+else()
+  set(YAMR_RESOLVED_PLATFORM ${YAMR_PLATFORM})
+endif()
+if(NOT YAMR_RESOLVED_PLATFORM MATCHES "^(nvidia|amd|cpu)$")
+  message(FATAL_ERROR "YAMR_PLATFORM must be auto, nvidia, amd or cpu (got ${YAMR_PLATFORM})")
+endif()
+message(STATUS "yamr: GPU platform ${YAMR_RESOLVED_PLATFORM} (YAMR_PLATFORM=${YAMR_PLATFORM})")
+
+set(YAMR_HIP_INCLUDE_DIRS
+    ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/hip_kernels
+    ${PROJECT_BINARY_DIR}/include)
+
+if(YAMR_RESOLVED_PLATFORM STREQUAL "nvidia")
+  enable_language(CUDA)
+  find_package(CUDAToolkit REQUIRED)
+  if(NOT YAMR_CUDA_ARCHS)
+    if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 13)
+      set(YAMR_CUDA_ARCHS "75;80;90") # CUDA 13 dropped sm_70 (Volta); Turing is the oldest ITS arch left
+    else()
+      set(YAMR_CUDA_ARCHS "70;80;90")
+    endif()
+  endif()
+  message(STATUS "yamr: CUDA ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${YAMR_CUDA_ARCHS}")
+
+  # Use HIP's NVIDIA backend headers only when they compile with this CUDA toolkit.
+  find_path(YAMR_HIP_INCLUDE_DIR hip/hip_runtime.h)
+  set(YAMR_HIP_HEADERS_WORK FALSE)
+  if(YAMR_HIP_INCLUDE_DIR)
+    set(_probe ${PROJECT_BINARY_DIR}/yamr_hip_probe.cu)
+    file(WRITE ${_probe} "#include <hip/hip_runtime.h>\n__global__ void k(int *p) { p[0] = __shfl_down_sync(0xffffffffu, 1, 1); }\nint main() { hipDeviceProp_t p; return hipGetDeviceProperties(&p, 0) == hipSuccess ? 0 : (int)hipMalloc((void **)0, 4); }\n")
+    try_compile(YAMR_HIP_HEADERS_WORK ${PROJECT_BINARY_DIR}/yamr_hip_probe SOURCES ${_probe}
+                CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${YAMR_HIP_INCLUDE_DIR}"
+                COMPILE_DEFINITIONS -D__HIP_PLATFORM_NVIDIA__
+                OUTPUT_VARIABLE _probe_log)
+  endif()
+  if(YAMR_HIP_HEADERS_WORK)
+    message(STATUS "yamr: HIP runtime API from ${YAMR_HIP_INCLUDE_DIR}/hip (HIP's NVIDIA backend)")
+  else()
+    message(STATUS "yamr: HIP runtime API from hip_kernels/hip_cuda_compat.h "
+                   "(HIP's NVIDIA headers ${YAMR_HIP_INCLUDE_DIR} do not compile with CUDA ${CMAKE_CUDA_COMPILER_VERSION})")
+  endif()
+elseif(YAMR_RESOLVED_PLATFORM STREQUAL "amd")
+  if(NOT YAMR_HIPCC)
+    message(FATAL_ERROR "YAMR_PLATFORM=amd needs hipcc (Debian: apt-get install hipcc libamdhip64-dev rocm-device-libs)")
+  endif()
+  find_library(YAMR_AMDHIP64 amdhip64 REQUIRED)
+  message(STATUS "yamr: hipcc ${YAMR_HIPCC}, architectures ${YAMR_HIP_ARCHS}")
+endif()
+
+# yamr_add_hip_sources(<target> <file.hip>...): compiles the files for the resolved platform
+# and adds them to <target>.
+function(yamr_add_hip_sources target)
+  if(YAMR_RESOLVED_PLATFORM STREQUAL "nvidia")
+    set_source_files_properties(${ARGN} PROPERTIES LANGUAGE CUDA)
+    target_sources(${target} PRIVATE ${ARGN})
+    set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${YAMR_CUDA_ARCHS}"
+                                               CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-x cu>)
+    if(YAMR_HIP_HEADERS_WORK)
+      target_compile_definitions(${target} PRIVATE __HIP_PLATFORM_NVIDIA__)
+      target_include_directories(${target} PRIVATE ${YAMR_HIP_INCLUDE_DIR})
+    endif()
+  elseif(YAMR_RESOLVED_PLATFORM STREQUAL "amd")
+    # CMake's HIP language does not configure against Debian's ROCm layout: call hipcc directly.
+    set(_flags -std=c++17 -O3 -fPIC -fvisibility=hidden)
+    foreach(_arch IN LISTS YAMR_HIP_ARCHS)
+      list(APPEND _flags --offload-arch=${_arch})
+    endforeach()
+    foreach(_dir IN LISTS YAMR_HIP_INCLUDE_DIRS)
+      list(APPEND _flags -I${_dir})
+    endforeach()
+    foreach(_src IN LISTS ARGN)
+      get_filename_component(_abs ${_src} ABSOLUTE)
+      get_filename_component(_name ${_src} NAME_WE)
+      set(_obj ${CMAKE_CURRENT_BINARY_DIR}/${target}_hip/${_name}.o)
+      file(GLOB _deps ${PROJECT_SOURCE_DIR}/hip_kernels/*.h* ${PROJECT_SOURCE_DIR}/src/*.h
+           ${PROJECT_SOURCE_DIR}/include/*.h)
+      add_custom_command(OUTPUT ${_obj}
+                         COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/${target}_hip
+                         COMMAND ${YAMR_HIPCC} ${_flags} -x hip -c ${_abs} -o ${_obj}
+                         DEPENDS ${_abs} ${_deps}
+                         COMMENT "hipcc ${_name}.hip (${YAMR_HIP_ARCHS})" VERBATIM)
+      target_sources(${target} PRIVATE ${_obj})
+    endforeach()
+  else()
+    message(FATAL_ERROR "yamr_add_hip_sources: no GPU platform in this build")
+  endif()
+endfunction()
+
+# The GPU runtime a target links when it holds .hip objects.
+function(yamr_link_gpu_runtime target scope)
+  if(YAMR_RESOLVED_PLATFORM STREQUAL "nvidia")
+    target_link_libraries(${target} ${scope} CUDA::cudart_static)
+  elseif(YAMR_RESOLVED_PLATFORM STREQUAL "amd")
+    target_link_libraries(${target} ${scope} ${YAMR_AMDHIP64})
+  endif()
+endfunction()

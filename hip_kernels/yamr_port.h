@@ -1,0 +1,131 @@
+/*
+ * The portability layer: the only file that tests vendor and architecture macros.
+ *
+ * Provides, for every .hip source:
+ *  - the HIP runtime API: AMD's HIP, HIP's own NVIDIA backend when its headers compile with the
+ *    CUDA toolkit at hand (CMake checks and defines __HIP_PLATFORM_NVIDIA__), or else the
+ *    project's mapping of the HIP subset it uses onto CUDA (hip_cuda_compat.h);
+ *  - YAMR_PLATFORM_NVIDIA / YAMR_PLATFORM_AMD for host code that must tell vendors apart;
+ *  - YAMR_DEVICE_WARP_SIZE: the warp width of the architecture being compiled (0 in host code);
+ *  - YAMR_HAS_ITS: 1 when lanes of a warp are scheduled independently (NVIDIA sm_70 and later);
+ *  - yamr_lane_mask (32-bit on NVIDIA, 64-bit on AMD), yamr_shfl_down<W>(), yamr_warp_sync(),
+ *    yamr_any<W>().
+ */
+#ifndef YAMR_PORT_H
+#define YAMR_PORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "yamr.h"
+
+#if defined(__HIP_PLATFORM_AMD__) || (defined(__HIP__) && !defined(__HIP_PLATFORM_NVIDIA__))
+#include <hip/hip_runtime.h>
+#define YAMR_PLATFORM_AMD 1
+#elif defined(__HIP_PLATFORM_NVIDIA__)
+#include <hip/hip_runtime.h>
+#define YAMR_PLATFORM_NVIDIA 1
+#elif defined(__CUDACC__)
+#include "hip_cuda_compat.h"
+#define YAMR_PLATFORM_NVIDIA 1
+#else
+#error "yamr_port.h: compile with hipcc (AMD) or nvcc (NVIDIA)"
+#endif
+
+#if defined(YAMR_PLATFORM_NVIDIA)
+typedef uint32_t yamr_lane_mask;
+#if defined(__CUDA_ARCH__)
+#define YAMR_DEVICE_WARP_SIZE 32
+#if __CUDA_ARCH__ >= 700
+#define YAMR_HAS_ITS 1
+#endif
+#endif
+#else
+typedef uint64_t yamr_lane_mask;
+#if defined(__AMDGCN_WAVEFRONT_SIZE)
+#define YAMR_DEVICE_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE
+#endif
+#endif
+
+#ifndef YAMR_DEVICE_WARP_SIZE
+#define YAMR_DEVICE_WARP_SIZE 0 /* host compilation pass */
+#endif
+#ifndef YAMR_HAS_ITS
+#define YAMR_HAS_ITS 0
+#endif
+
+/* Whether a kernel instance for warp width W is meaningful in this device pass. Instances for
+ * another width still compile (so one source serves wave32 and wave64 targets) but do nothing;
+ * the host never launches them (it picks W from the device's properties). */
+template <int WarpSize>
+__device__ constexpr bool yamr_warp_width_matches()
+{
+    return WarpSize == YAMR_DEVICE_WARP_SIZE;
+}
+
+/* Lanes [0, active) of a warp of width W. */
+template <int WarpSize>
+__device__ inline yamr_lane_mask yamr_lane_mask_first(int active)
+{
+    return active >= WarpSize ? ~(yamr_lane_mask)0 : (((yamr_lane_mask)1 << active) - 1);
+}
+
+template <int WarpSize, typename T>
+__device__ inline T yamr_shfl_down(T v, unsigned delta)
+{
+#if defined(YAMR_PLATFORM_NVIDIA)
+    return __shfl_down_sync(0xffffffffu, v, delta, WarpSize);
+#else
+    return __shfl_down(v, delta, WarpSize);
+#endif
+}
+
+/* Any lane of `mask` with pred true; every lane of `mask` must call it. */
+template <int WarpSize>
+__device__ inline bool yamr_any(yamr_lane_mask mask, bool pred)
+{
+#if defined(YAMR_PLATFORM_NVIDIA)
+    return __any_sync(mask, pred) != 0;
+#else
+    (void)mask; /* a wavefront votes as a whole; inactive lanes contribute false */
+    return __any(pred) != 0;
+#endif
+}
+
+/* Orders shared-memory accesses among the lanes of `mask` of one warp. */
+__device__ inline void yamr_warp_sync(yamr_lane_mask mask)
+{
+#if defined(YAMR_PLATFORM_NVIDIA)
+    __syncwarp(mask);
+#else
+    (void)mask;
+    __builtin_amdgcn_wave_barrier();
+#endif
+}
+
+/* ---- Host side: what the device properties mean on each vendor. ---- */
+
+#if defined(YAMR_PLATFORM_NVIDIA)
+#define YAMR_BUILD_VENDOR YAMR_VENDOR_NVIDIA
+/* "sm_90"; Volta (7.0) and later schedule the lanes of a warp independently. */
+static inline void yamr_arch_name(const hipDeviceProp_t *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "sm_%d%d", p->major, p->minor);
+}
+static inline int yamr_arch_has_its(const hipDeviceProp_t *p) { return p->major >= 7; }
+#else
+#define YAMR_BUILD_VENDOR YAMR_VENDOR_AMD
+/* "gfx90a" from "gfx90a:sramecc+:xnack-"; wavefronts run in lockstep. */
+static inline void yamr_arch_name(const hipDeviceProp_t *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*s", (int)strcspn(p->gcnArchName, ":"), p->gcnArchName);
+}
+static inline int yamr_arch_has_its(const hipDeviceProp_t *p)
+{
+    (void)p;
+    return 0;
+}
+#endif
+
+#endif /* YAMR_PORT_H */

@@ -1,0 +1,162 @@
+/*
+ * yamr: max / min / argmax / argmin reductions on NVIDIA and AMD GPUs (HIP) and on the CPU.
+ *
+ * The whole public C API. C99; compiles alone as C and as C++; includes no GPU header.
+ *
+ * Semantics (every backend, every variant except YAMR_VARIANT_RACY, which is an exhibit):
+ *  - Values compare with < and >, so -0.0 equals +0.0. On ties the smallest index wins, and the
+ *    value reported is the element at that index (so max of {-0.0, +0.0} is -0.0, index 0).
+ *  - YAMR_NAN_PROPAGATE (default): any NaN makes the result that NaN and the index that of the
+ *    first NaN. YAMR_NAN_IGNORE: NaNs are skipped; if every element is NaN the value is NaN
+ *    and the index is -1.
+ *  - Failure (any status but YAMR_SUCCESS) writes nothing to the outputs.
+ *  - Indices are 64-bit and count elements from 0.
+ *
+ * Memory: `in` lives in the memory the context computes on: device memory of the context's GPU,
+ * or host memory for a YAMR_DEVICE_CPU context. Results (`value`, `index`) are host memory.
+ * Every call is synchronous: it returns when the results are written.
+ *
+ * Threads: a context is used by one thread at a time; distinct contexts are independent.
+ */
+#ifndef YAMR_H
+#define YAMR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "yamr_export.h"
+#include "yamr_version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Device ordinal that selects the CPU backend in yamr_create(). */
+#define YAMR_DEVICE_CPU (-1)
+
+typedef enum {
+    YAMR_SUCCESS = 0,         /**< the call did what it says */
+    YAMR_ERROR_INVALID_VALUE, /**< NULL pointer, n == 0, or an enum value out of range */
+    YAMR_ERROR_NO_DEVICE,     /**< no GPU with that ordinal, or the library was built without GPU support */
+    YAMR_ERROR_UNSUPPORTED,   /**< valid request this context cannot run (variant, dtype or size) */
+    YAMR_ERROR_OUT_OF_MEMORY, /**< host or device allocation failed */
+    YAMR_ERROR_DEVICE         /**< the GPU runtime reported an error: see yamr_last_error() */
+} yamr_status;
+
+typedef enum { YAMR_NAN_PROPAGATE = 0, YAMR_NAN_IGNORE } yamr_nan_policy;
+
+/**
+ * Single-block reduction algorithms (docs/variants.md gives each one's correctness argument).
+ * AUTO picks, from the device's warp width, scheduling model and vendor, the fastest variant whose
+ * correctness on that hardware is established; it never picks RACY or RACY_VOLATILE.
+ */
+typedef enum {
+    YAMR_VARIANT_AUTO = 0,
+    YAMR_VARIANT_RACY,          /**< the seed kernel as written: float32 max only, not correct */
+    YAMR_VARIANT_RACY_VOLATILE, /**< the seed loop, re-reading the shared value every pass */
+    YAMR_VARIANT_RACY_ITS,      /**< the racy loop with a block-wide verify-and-retry: correct anywhere */
+    YAMR_VARIANT_ATOMIC,        /**< shared-memory atomic max on an order-preserving integer key */
+    YAMR_VARIANT_SHARED_TREE,   /**< tree in shared memory, sequential addressing, unrolled last warp */
+    YAMR_VARIANT_WARP_SHUFFLE   /**< warp shuffles, then one warp over the per-warp results */
+} yamr_variant;
+#define YAMR_VARIANT_COUNT 7
+
+typedef enum {
+    YAMR_DTYPE_F32 = 0,
+    YAMR_DTYPE_F64,
+    YAMR_DTYPE_F16,  /**< IEEE binary16, passed as uint16_t storage */
+    YAMR_DTYPE_BF16, /**< bfloat16, passed as uint16_t storage */
+    YAMR_DTYPE_I32,
+    YAMR_DTYPE_U32,
+    YAMR_DTYPE_I64
+} yamr_dtype;
+#define YAMR_DTYPE_COUNT 7
+
+typedef enum { YAMR_OP_MAX = 0, YAMR_OP_MIN, YAMR_OP_ARGMAX, YAMR_OP_ARGMIN } yamr_op;
+#define YAMR_OP_COUNT 4
+
+typedef enum { YAMR_VENDOR_CPU = 0, YAMR_VENDOR_NVIDIA, YAMR_VENDOR_AMD } yamr_vendor;
+
+/** What a context found out about its device, read once at yamr_create(). */
+typedef struct {
+    yamr_vendor vendor;
+    char name[256];         /**< e.g. "NVIDIA H100 80GB HBM3", or "cpu" */
+    char arch[64];          /**< e.g. "sm_90", "gfx90a", or "cpu" */
+    int warp_size;          /**< lanes per warp / wavefront (1 for the CPU) */
+    int independent_thread_scheduling; /**< 1 when the lanes of a warp need not run in lockstep */
+    int multiprocessors;    /**< SMs / CUs (1 for the CPU) */
+    int max_block_threads;  /**< largest block a single-block reduction can use */
+    size_t max_single_block; /**< largest n a GPU context reduces today (SIZE_MAX for the CPU) */
+} yamr_device_info;
+
+typedef struct yamr_context yamr_context;
+
+/** Opens `device` (a GPU ordinal, or YAMR_DEVICE_CPU). On failure *ctx is left untouched. */
+YAMR_API yamr_status yamr_create(yamr_context **ctx, int device);
+/** Releases the context and everything it owns. NULL is a no-op. */
+YAMR_API void yamr_destroy(yamr_context *ctx);
+
+/** A static, never NULL string naming the status ("YAMR_ERROR_DEVICE: ..."). */
+YAMR_API const char *yamr_status_string(yamr_status s);
+/** The message of the last YAMR_ERROR_DEVICE on this context ("" if none); owned by ctx. */
+YAMR_API const char *yamr_last_error(const yamr_context *ctx);
+/** "racy", "warp_shuffle", ...; "invalid" for a value out of range. */
+YAMR_API const char *yamr_variant_name(yamr_variant v);
+YAMR_API const char *yamr_dtype_name(yamr_dtype t);
+/** Size in bytes of one element of `t`, or 0 when out of range. */
+YAMR_API size_t yamr_dtype_size(yamr_dtype t);
+
+/**
+ * Chooses the algorithm. YAMR_ERROR_UNSUPPORTED when this context's device cannot run `v`
+ * (a CPU context accepts only AUTO; a GPU context refuses a variant built for no warp width the
+ * device has). The setting is kept on failure.
+ */
+YAMR_API yamr_status yamr_set_variant(yamr_context *ctx, yamr_variant v);
+YAMR_API yamr_status yamr_set_nan_policy(yamr_context *ctx, yamr_nan_policy p);
+
+YAMR_API yamr_status yamr_get_device_info(const yamr_context *ctx, yamr_device_info *info);
+/** The variant a call with `op` and `dtype` would run now (AUTO resolved), without running it. */
+YAMR_API yamr_status yamr_resolved_variant(const yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                                           yamr_variant *variant);
+/**
+ * A multi-line, human-readable report: vendor, device, arch, warp width, scheduling model, the
+ * variant set and the one AUTO picks with its reason. Owned by ctx; valid until the next call
+ * on ctx.
+ */
+YAMR_API const char *yamr_report(yamr_context *ctx);
+
+/**
+ * The generic entry point, for codes that dispatch on their own type tags.
+ * `in`: n elements of `dtype` (see Memory above). `value`: host memory for one element of
+ * `dtype`, never NULL. `index`: host int64_t; may be NULL for MAX/MIN, required for
+ * ARGMAX/ARGMIN.
+ */
+YAMR_API yamr_status yamr_reduce(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
+                                 size_t n, void *value, int64_t *index);
+
+YAMR_API yamr_status yamr_max_f32(yamr_context *ctx, const float *in, size_t n, float *out);
+YAMR_API yamr_status yamr_min_f32(yamr_context *ctx, const float *in, size_t n, float *out);
+YAMR_API yamr_status yamr_argmax_f32(yamr_context *ctx, const float *in, size_t n, float *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_argmin_f32(yamr_context *ctx, const float *in, size_t n, float *out,
+                                     int64_t *index);
+
+YAMR_API yamr_status yamr_max_f64(yamr_context *ctx, const double *in, size_t n, double *out);
+YAMR_API yamr_status yamr_min_f64(yamr_context *ctx, const double *in, size_t n, double *out);
+YAMR_API yamr_status yamr_argmax_f64(yamr_context *ctx, const double *in, size_t n, double *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_argmin_f64(yamr_context *ctx, const double *in, size_t n, double *out,
+                                     int64_t *index);
+
+YAMR_API yamr_status yamr_max_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out);
+YAMR_API yamr_status yamr_min_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out);
+YAMR_API yamr_status yamr_argmax_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_argmin_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out,
+                                     int64_t *index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* YAMR_H */

@@ -1,0 +1,123 @@
+/* Context lifetime, settings and the device report. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+
+yamr_status yamr_create(yamr_context **ctx, int device)
+{
+    if (!ctx || device < YAMR_DEVICE_CPU) return YAMR_ERROR_INVALID_VALUE;
+    yamr_context *c = (yamr_context *)calloc(1, sizeof *c);
+    if (!c) return YAMR_ERROR_OUT_OF_MEMORY;
+    c->device = device;
+    c->variant = YAMR_VARIANT_AUTO;
+    c->nan_policy = YAMR_NAN_PROPAGATE;
+    if (device == YAMR_DEVICE_CPU) {
+        c->info.vendor = YAMR_VENDOR_CPU;
+        strcpy(c->info.name, "cpu");
+        strcpy(c->info.arch, "cpu");
+        c->info.warp_size = 1;
+        c->info.multiprocessors = 1;
+        c->info.max_block_threads = 1;
+        c->info.max_single_block = SIZE_MAX;
+    } else {
+        yamr_status s = yamr__gpu_open(device, &c->gpu, &c->info, c->error, sizeof c->error);
+        if (s != YAMR_SUCCESS) {
+            free(c);
+            return s;
+        }
+    }
+    *ctx = c;
+    return YAMR_SUCCESS;
+}
+
+void yamr_destroy(yamr_context *ctx)
+{
+    if (!ctx) return;
+    if (ctx->gpu) yamr__gpu_close(ctx->gpu);
+    free(ctx);
+}
+
+const char *yamr_last_error(const yamr_context *ctx) { return ctx ? ctx->error : ""; }
+
+yamr_status yamr_set_variant(yamr_context *ctx, yamr_variant v)
+{
+    if (!ctx || v < YAMR_VARIANT_AUTO || v >= YAMR_VARIANT_COUNT) return YAMR_ERROR_INVALID_VALUE;
+    if (v != YAMR_VARIANT_AUTO) {
+        const yamr__variant_info *row = yamr__variant_lookup(v);
+        int runs_somewhere = 0;
+        for (int op = 0; op < YAMR_OP_COUNT && !runs_somewhere; ++op)
+            runs_somewhere = yamr__variant_runs_on(row, &ctx->info, (yamr_op)op, YAMR_DTYPE_F32);
+        if (!runs_somewhere) return YAMR_ERROR_UNSUPPORTED;
+    }
+    ctx->variant = v;
+    return YAMR_SUCCESS;
+}
+
+yamr_status yamr_set_nan_policy(yamr_context *ctx, yamr_nan_policy p)
+{
+    if (!ctx || (p != YAMR_NAN_PROPAGATE && p != YAMR_NAN_IGNORE)) return YAMR_ERROR_INVALID_VALUE;
+    ctx->nan_policy = p;
+    return YAMR_SUCCESS;
+}
+
+yamr_status yamr_get_device_info(const yamr_context *ctx, yamr_device_info *info)
+{
+    if (!ctx || !info) return YAMR_ERROR_INVALID_VALUE;
+    *info = ctx->info;
+    return YAMR_SUCCESS;
+}
+
+static const char *vendor_name(yamr_vendor v)
+{
+    switch (v) {
+    case YAMR_VENDOR_NVIDIA: return "NVIDIA";
+    case YAMR_VENDOR_AMD: return "AMD";
+    default: return "CPU";
+    }
+}
+
+/* Appends to a bounded text buffer; output past its end is dropped. */
+static void append(char *buf, size_t cap, size_t *used, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    int w = vsnprintf(buf + *used, cap - *used, fmt, args);
+    va_end(args);
+    if (w > 0) *used = (size_t)w < cap - *used ? *used + (size_t)w : cap - 1;
+}
+
+const char *yamr_report(yamr_context *ctx)
+{
+    if (!ctx) return "";
+    const yamr_device_info *d = &ctx->info;
+    char *out = ctx->report;
+    const size_t cap = sizeof ctx->report;
+    size_t used = 0;
+    out[0] = '\0';
+    append(out, cap, &used, "yamr %s (%s build)\n", YAMR_VERSION_STRING, YAMR_PLATFORM_STRING);
+    append(out, cap, &used, "device:      %s (%s), arch %s\n", d->name, vendor_name(d->vendor),
+           d->arch);
+    append(out, cap, &used, "warp width:  %d lanes, %s\n", d->warp_size,
+           d->independent_thread_scheduling ? "independent thread scheduling"
+                                            : "lockstep (no independent thread scheduling)");
+    append(out, cap, &used, "units:       %d, max block %d threads, GPU n limit %zu\n",
+           d->multiprocessors, d->max_block_threads, d->max_single_block);
+    append(out, cap, &used, "nan policy:  %s\n",
+           ctx->nan_policy == YAMR_NAN_PROPAGATE ? "propagate" : "ignore");
+    append(out, cap, &used, "variant set: %s\n", yamr_variant_name(ctx->variant));
+    for (int i = 0; i < yamr__variant_count; ++i) {
+        const yamr__variant_info *v = &yamr__variants[i];
+        append(out, cap, &used, "  %-14s %s%s\n", v->name,
+               yamr__variant_runs_on(v, d, YAMR_OP_MAX, YAMR_DTYPE_F32) ? "runs here" : "not here",
+               (v->flags & YAMR__RACY) ? ", racy: never picked by AUTO" : "");
+    }
+    const char *reason = "";
+    const yamr__variant_info *pick =
+        yamr__select_variant(d, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, &reason);
+    append(out, cap, &used, "AUTO picks:  %s (%s)\n", pick ? pick->name : "the CPU backend",
+           reason);
+    return out;
+}

@@ -1,0 +1,26 @@
+/* The GPU backend of a build without one: every GPU context is refused. */
+#include <stdio.h>
+
+#include "yamr_internal.h"
+
+yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_info *info, char *err,
+                           size_t errlen)
+{
+    (void)gpu;
+    (void)info;
+    snprintf(err, errlen, "yamr was built without a GPU backend (device %d)", device);
+    return YAMR_ERROR_NO_DEVICE;
+}
+
+void yamr__gpu_close(yamr__gpu *gpu) { (void)gpu; }
+
+yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call, yamr__result *res,
+                             char *err, size_t errlen)
+{
+    (void)gpu;
+    (void)call;
+    (void)res;
+    (void)err;
+    (void)errlen;
+    return YAMR_ERROR_NO_DEVICE;
+}

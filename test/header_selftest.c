@@ -1,0 +1,2 @@
+/* The public header compiles alone as C99. */
+#include "yamr.h"
