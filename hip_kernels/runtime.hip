@@ -50,3 +50,26 @@ extern "C" void yamr__gpu_close(yamr__gpu *gpu)
     (void)hipFree(gpu->d_result); /* nothing to report to from a destructor */
     free(gpu);
 }
+
+extern "C" yamr_status yamr__gpu_alloc(yamr__gpu *gpu, size_t bytes, void **ptr, char *err,
+                                       size_t errlen)
+{
+    YAMR_HIP_TRY(hipSetDevice(gpu->device));
+    YAMR_HIP_TRY(hipMalloc(ptr, bytes));
+    return YAMR_SUCCESS;
+}
+
+extern "C" yamr_status yamr__gpu_free(yamr__gpu *gpu, void *ptr, char *err, size_t errlen)
+{
+    YAMR_HIP_TRY(hipSetDevice(gpu->device));
+    YAMR_HIP_TRY(hipFree(ptr));
+    return YAMR_SUCCESS;
+}
+
+extern "C" yamr_status yamr__gpu_copy(yamr__gpu *gpu, void *dst, const void *src, size_t bytes,
+                                      int to_device, char *err, size_t errlen)
+{
+    YAMR_HIP_TRY(hipSetDevice(gpu->device));
+    YAMR_HIP_TRY(hipMemcpy(dst, src, bytes, to_device ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost));
+    return YAMR_SUCCESS;
+}

@@ -126,6 +126,19 @@ YAMR_API yamr_status yamr_resolved_variant(const yamr_context *ctx, yamr_op op, 
 YAMR_API const char *yamr_report(yamr_context *ctx);
 
 /**
+ * Memory the context computes on (device memory of its GPU; host memory for a CPU context), so
+ * that a C code needs no GPU header. Allocation is not on the reduction path: allocate once.
+ * On failure *ptr is left untouched.
+ */
+YAMR_API yamr_status yamr_device_alloc(yamr_context *ctx, size_t bytes, void **ptr);
+/** Frees what yamr_device_alloc() returned. NULL is a no-op. */
+YAMR_API yamr_status yamr_device_free(yamr_context *ctx, void *ptr);
+/** Copies host memory to the context's memory, and back. Synchronous. */
+YAMR_API yamr_status yamr_copy_to_device(yamr_context *ctx, void *dst, const void *src,
+                                         size_t bytes);
+YAMR_API yamr_status yamr_copy_to_host(yamr_context *ctx, void *dst, const void *src, size_t bytes);
+
+/**
  * The generic entry point, for codes that dispatch on their own type tags.
  * `in`: n elements of `dtype` (see Memory above). `value`: host memory for one element of
  * `dtype`, never NULL. `index`: host int64_t; may be NULL for MAX/MIN, required for

@@ -14,13 +14,28 @@ yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_info *info, 
 
 void yamr__gpu_close(yamr__gpu *gpu) { (void)gpu; }
 
+yamr_status yamr__gpu_alloc(yamr__gpu *gpu, size_t bytes, void **ptr, char *err, size_t errlen)
+{
+    (void)gpu, (void)bytes, (void)ptr, (void)err, (void)errlen;
+    return YAMR_ERROR_NO_DEVICE;
+}
+
+yamr_status yamr__gpu_free(yamr__gpu *gpu, void *ptr, char *err, size_t errlen)
+{
+    (void)gpu, (void)ptr, (void)err, (void)errlen;
+    return YAMR_ERROR_NO_DEVICE;
+}
+
+yamr_status yamr__gpu_copy(yamr__gpu *gpu, void *dst, const void *src, size_t bytes, int to_device,
+                           char *err, size_t errlen)
+{
+    (void)gpu, (void)dst, (void)src, (void)bytes, (void)to_device, (void)err, (void)errlen;
+    return YAMR_ERROR_NO_DEVICE;
+}
+
 yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call, yamr__result *res,
                              char *err, size_t errlen)
 {
-    (void)gpu;
-    (void)call;
-    (void)res;
-    (void)err;
-    (void)errlen;
+    (void)gpu, (void)call, (void)res, (void)err, (void)errlen;
     return YAMR_ERROR_NO_DEVICE;
 }

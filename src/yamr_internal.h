@@ -72,6 +72,11 @@ typedef struct {
 yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_info *info, char *err,
                            size_t errlen);
 void yamr__gpu_close(yamr__gpu *gpu);
+yamr_status yamr__gpu_alloc(yamr__gpu *gpu, size_t bytes, void **ptr, char *err, size_t errlen);
+yamr_status yamr__gpu_free(yamr__gpu *gpu, void *ptr, char *err, size_t errlen);
+/* to_device: host src to device dst; else device src to host dst. */
+yamr_status yamr__gpu_copy(yamr__gpu *gpu, void *dst, const void *src, size_t bytes, int to_device,
+                           char *err, size_t errlen);
 yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call, yamr__result *res,
                              char *err, size_t errlen);
 

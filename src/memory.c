@@ -1,0 +1,44 @@
+/* Memory helpers: the context's own memory, so that C codes need no GPU header. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+
+yamr_status yamr_device_alloc(yamr_context *ctx, size_t bytes, void **ptr)
+{
+    if (!ctx || !ptr || bytes == 0) return YAMR_ERROR_INVALID_VALUE;
+    if (ctx->gpu) return yamr__gpu_alloc(ctx->gpu, bytes, ptr, ctx->error, sizeof ctx->error);
+    void *p = malloc(bytes);
+    if (!p) return YAMR_ERROR_OUT_OF_MEMORY;
+    *ptr = p;
+    return YAMR_SUCCESS;
+}
+
+yamr_status yamr_device_free(yamr_context *ctx, void *ptr)
+{
+    if (!ctx) return YAMR_ERROR_INVALID_VALUE;
+    if (!ptr) return YAMR_SUCCESS;
+    if (ctx->gpu) return yamr__gpu_free(ctx->gpu, ptr, ctx->error, sizeof ctx->error);
+    free(ptr);
+    return YAMR_SUCCESS;
+}
+
+static yamr_status copy(yamr_context *ctx, void *dst, const void *src, size_t bytes, int to_device)
+{
+    if (!ctx || !dst || !src) return YAMR_ERROR_INVALID_VALUE;
+    if (bytes == 0) return YAMR_SUCCESS;
+    if (ctx->gpu)
+        return yamr__gpu_copy(ctx->gpu, dst, src, bytes, to_device, ctx->error, sizeof ctx->error);
+    memcpy(dst, src, bytes);
+    return YAMR_SUCCESS;
+}
+
+yamr_status yamr_copy_to_device(yamr_context *ctx, void *dst, const void *src, size_t bytes)
+{
+    return copy(ctx, dst, src, bytes, 1);
+}
+
+yamr_status yamr_copy_to_host(yamr_context *ctx, void *dst, const void *src, size_t bytes)
+{
+    return copy(ctx, dst, src, bytes, 0);
+}

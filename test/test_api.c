@@ -1,0 +1,185 @@
+/* The API contract on the CPU backend: bad arguments, statuses, names, hand-checked answers. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "yamr.h"
+
+static void test_create_rejects_bad_arguments(void **state)
+{
+    (void)state;
+    yamr_context *ctx = (yamr_context *)&ctx; /* a sentinel that must survive failures */
+    assert_int_equal(yamr_create(NULL, YAMR_DEVICE_CPU), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_create(&ctx, -2), YAMR_ERROR_INVALID_VALUE);
+    assert_ptr_equal(ctx, (yamr_context *)&ctx);
+    assert_int_equal(yamr_create(&ctx, 4096), YAMR_ERROR_NO_DEVICE);
+    assert_ptr_equal(ctx, (yamr_context *)&ctx);
+    yamr_destroy(NULL); /* a no-op */
+}
+
+typedef struct {
+    const char *what;
+    int null_ctx;
+    yamr_op op;
+    yamr_dtype dtype;
+    int null_in;
+    size_t n;
+    int null_value;
+    int null_index;
+} bad_case;
+
+static void test_reduce_rejects_bad_arguments_and_writes_nothing(void **state)
+{
+    (void)state;
+    static const bad_case cases[] = {
+        {"NULL context", 1, YAMR_OP_MAX, YAMR_DTYPE_F32, 0, 4, 0, 0},
+        {"op out of range", 0, (yamr_op)YAMR_OP_COUNT, YAMR_DTYPE_F32, 0, 4, 0, 0},
+        {"negative op", 0, (yamr_op)-1, YAMR_DTYPE_F32, 0, 4, 0, 0},
+        {"dtype out of range", 0, YAMR_OP_MAX, (yamr_dtype)YAMR_DTYPE_COUNT, 0, 4, 0, 0},
+        {"NULL input", 0, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 4, 0, 0},
+        {"n == 0", 0, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 0, 0, 0, 0},
+        {"NULL value", 0, YAMR_OP_MAX, YAMR_DTYPE_F32, 0, 4, 1, 0},
+        {"argmax without index", 0, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 0, 4, 0, 1},
+        {"argmin without index", 0, YAMR_OP_ARGMIN, YAMR_DTYPE_I64, 0, 4, 0, 1},
+    };
+    yamr_context *ctx;
+    assert_int_equal(yamr_create(&ctx, YAMR_DEVICE_CPU), YAMR_SUCCESS);
+    const double in[4] = {1, 2, 3, 4};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const bad_case *c = &cases[i];
+        unsigned char value[8];
+        memset(value, 0x5a, sizeof value);
+        int64_t index = 12345;
+        yamr_status s = yamr_reduce(c->null_ctx ? NULL : ctx, c->op, c->dtype, c->null_in ? NULL : in,
+                                    c->n, c->null_value ? NULL : value, c->null_index ? NULL : &index);
+        if (s != YAMR_ERROR_INVALID_VALUE) fail_msg("%s: got %s", c->what, yamr_status_string(s));
+        for (size_t b = 0; b < sizeof value; ++b)
+            if (value[b] != 0x5a) fail_msg("%s: value written on failure", c->what);
+        if (index != 12345) fail_msg("%s: index written on failure", c->what);
+    }
+    yamr_destroy(ctx);
+}
+
+static void test_settings(void **state)
+{
+    (void)state;
+    yamr_context *ctx;
+    assert_int_equal(yamr_create(&ctx, YAMR_DEVICE_CPU), YAMR_SUCCESS);
+    assert_int_equal(yamr_set_variant(NULL, YAMR_VARIANT_AUTO), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_set_variant(ctx, (yamr_variant)YAMR_VARIANT_COUNT), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_set_variant(ctx, (yamr_variant)-1), YAMR_ERROR_INVALID_VALUE);
+    for (int v = YAMR_VARIANT_RACY; v < YAMR_VARIANT_COUNT; ++v) /* GPU algorithms */
+        assert_int_equal(yamr_set_variant(ctx, (yamr_variant)v), YAMR_ERROR_UNSUPPORTED);
+    assert_int_equal(yamr_set_variant(ctx, YAMR_VARIANT_AUTO), YAMR_SUCCESS);
+    assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)2), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_set_nan_policy(NULL, YAMR_NAN_IGNORE), YAMR_ERROR_INVALID_VALUE);
+    yamr_device_info info;
+    assert_int_equal(yamr_get_device_info(ctx, NULL), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_get_device_info(ctx, &info), YAMR_SUCCESS);
+    assert_int_equal(info.vendor, YAMR_VENDOR_CPU);
+    assert_string_equal(info.arch, "cpu");
+    assert_non_null(strstr(yamr_report(ctx), "AUTO picks"));
+    yamr_variant v = YAMR_VARIANT_WARP_SHUFFLE;
+    assert_int_equal(yamr_resolved_variant(ctx, YAMR_OP_MAX, YAMR_DTYPE_F32, &v), YAMR_SUCCESS);
+    assert_int_equal(v, YAMR_VARIANT_AUTO);
+    yamr_destroy(ctx);
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    for (int s = YAMR_SUCCESS; s <= YAMR_ERROR_DEVICE; ++s) {
+        const char *text = yamr_status_string((yamr_status)s);
+        assert_non_null(text);
+        assert_int_equal(strncmp(text, "YAMR_", 5), 0);
+        for (int o = YAMR_SUCCESS; o < s; ++o) assert_string_not_equal(text, yamr_status_string((yamr_status)o));
+    }
+    assert_string_equal(yamr_status_string((yamr_status)99), "unknown yamr_status");
+    assert_string_equal(yamr_variant_name(YAMR_VARIANT_RACY), "racy");
+    assert_string_equal(yamr_variant_name(YAMR_VARIANT_WARP_SHUFFLE), "warp_shuffle");
+    assert_string_equal(yamr_variant_name((yamr_variant)99), "invalid");
+    assert_int_equal(yamr_dtype_size(YAMR_DTYPE_BF16), 2);
+    assert_int_equal(yamr_dtype_size(YAMR_DTYPE_I64), 8);
+    assert_int_equal(yamr_dtype_size((yamr_dtype)99), 0);
+}
+
+/* Answers worked out by hand: ties, signed zeros, NaN policies, all-NaN. */
+static void test_hand_checked_answers(void **state)
+{
+    (void)state;
+    yamr_context *ctx;
+    assert_int_equal(yamr_create(&ctx, YAMR_DEVICE_CPU), YAMR_SUCCESS);
+    const float a[] = {-3.0f, 5.0f, -0.0f, 5.0f, 0.0f, -7.0f};
+    float v;
+    int64_t i;
+    assert_int_equal(yamr_argmax_f32(ctx, a, 6, &v, &i), YAMR_SUCCESS);
+    assert_true(v == 5.0f && i == 1); /* first of the tie */
+    assert_int_equal(yamr_argmin_f32(ctx, a, 6, &v, &i), YAMR_SUCCESS);
+    assert_true(v == -7.0f && i == 5);
+    const float zeros[] = {-0.0f, 0.0f};
+    assert_int_equal(yamr_argmax_f32(ctx, zeros, 2, &v, &i), YAMR_SUCCESS);
+    assert_true(i == 0 && signbit(v)); /* -0.0 == +0.0: the first wins */
+    const float with_nan[] = {1.0f, NAN, 9.0f, NAN};
+    assert_int_equal(yamr_argmax_f32(ctx, with_nan, 4, &v, &i), YAMR_SUCCESS);
+    assert_true(isnan(v) && i == 1);
+    assert_int_equal(yamr_set_nan_policy(ctx, YAMR_NAN_IGNORE), YAMR_SUCCESS);
+    assert_int_equal(yamr_argmax_f32(ctx, with_nan, 4, &v, &i), YAMR_SUCCESS);
+    assert_true(v == 9.0f && i == 2);
+    assert_int_equal(yamr_min_f32(ctx, with_nan, 4, &v), YAMR_SUCCESS);
+    assert_true(v == 1.0f);
+    const double all_nan[] = {NAN, NAN, NAN};
+    double d;
+    assert_int_equal(yamr_argmin_f64(ctx, all_nan, 3, &d, &i), YAMR_SUCCESS);
+    assert_true(isnan(d) && i == -1);
+    const int32_t ints[] = {INT32_MIN, -1, INT32_MAX, INT32_MAX, INT32_MIN};
+    int32_t k;
+    assert_int_equal(yamr_argmax_i32(ctx, ints, 5, &k, &i), YAMR_SUCCESS);
+    assert_true(k == INT32_MAX && i == 2);
+    assert_int_equal(yamr_argmin_i32(ctx, ints, 5, &k, &i), YAMR_SUCCESS);
+    assert_true(k == INT32_MIN && i == 0);
+    const uint16_t half[] = {0xfc00 /* -inf */, 0x3c00 /* 1 */, 0xbc00 /* -1 */, 0x3c00};
+    uint16_t h;
+    assert_int_equal(yamr_reduce(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F16, half, 4, &h, &i), YAMR_SUCCESS);
+    assert_true(h == 0x3c00 && i == 1);
+    assert_int_equal(yamr_reduce(ctx, YAMR_OP_MIN, YAMR_DTYPE_F16, half, 4, &h, NULL), YAMR_SUCCESS);
+    assert_true(h == 0xfc00);
+    yamr_destroy(ctx);
+}
+
+static void test_memory_helpers(void **state)
+{
+    (void)state;
+    yamr_context *ctx;
+    assert_int_equal(yamr_create(&ctx, YAMR_DEVICE_CPU), YAMR_SUCCESS);
+    void *p = (void *)&p;
+    assert_int_equal(yamr_device_alloc(ctx, 0, &p), YAMR_ERROR_INVALID_VALUE);
+    assert_ptr_equal(p, (void *)&p);
+    assert_int_equal(yamr_device_alloc(ctx, 16, &p), YAMR_SUCCESS);
+    const int src[4] = {1, 2, 3, 4};
+    int back[4] = {0};
+    assert_int_equal(yamr_copy_to_device(ctx, p, src, sizeof src), YAMR_SUCCESS);
+    assert_int_equal(yamr_copy_to_host(ctx, back, p, sizeof back), YAMR_SUCCESS);
+    assert_memory_equal(src, back, sizeof src);
+    assert_int_equal(yamr_copy_to_device(ctx, NULL, src, 4), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_device_free(ctx, p), YAMR_SUCCESS);
+    assert_int_equal(yamr_device_free(ctx, NULL), YAMR_SUCCESS);
+    yamr_destroy(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_rejects_bad_arguments),
+        cmocka_unit_test(test_reduce_rejects_bad_arguments_and_writes_nothing),
+        cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_hand_checked_answers),
+        cmocka_unit_test(test_memory_helpers),
+    };
+    return cmocka_run_group_tests_name("api", tests, NULL, NULL);
+}

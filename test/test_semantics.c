@@ -1,0 +1,168 @@
+/*
+ * Every semantic of include/yamr.h against the host reference (reference.c), for every dtype, op,
+ * NaN policy, data pattern and size, on one backend:
+ *   test_semantics cpu   the CPU backend
+ *   test_semantics gpu   GPU 0, every variant of the registry that runs there but `racy` (whose
+ *                        behaviour is measured by the race lab, not asserted); exits 77 (skipped)
+ *                        when there is no GPU.
+ * Outputs are poisoned before every call.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "reference.h"
+#include "yamr.h"
+#include "yamr_internal.h"
+
+static const size_t sizes[] = {1, 31, 32, 33, 64, 137, 1000, 1024, 4099};
+#define SIZE_COUNT (sizeof sizes / sizeof sizes[0])
+#define MAX_N 4099
+
+static int device = YAMR_DEVICE_CPU;
+static yamr_context *ctx;
+static void *host_data;
+static void *ctx_data; /* the context's memory */
+
+static int setup(void **state)
+{
+    (void)state;
+    if (yamr_create(&ctx, device) != YAMR_SUCCESS) return -1;
+    host_data = malloc(MAX_N * 8);
+    if (!host_data) return -1;
+    if (yamr_device_alloc(ctx, MAX_N * 8, &ctx_data) != YAMR_SUCCESS) return -1;
+    printf("%s", yamr_report(ctx));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    yamr_device_free(ctx, ctx_data);
+    free(host_data);
+    yamr_destroy(ctx);
+    return 0;
+}
+
+/* One call on the data already in ctx_data, checked against the reference. Returns 1 when it ran. */
+static int check_one(yamr_op op, yamr_dtype t, yamr_nan_policy p, size_t n, const char *what)
+{
+    union {
+        uint64_t bits;
+        unsigned char bytes[8];
+    } value;
+    memset(value.bytes, 0xa5, sizeof value.bytes); /* poison */
+    int64_t index = 0x7a5a5a5a5a5a5a5all;
+    int want_index = op == YAMR_OP_ARGMAX || op == YAMR_OP_ARGMIN;
+    assert_int_equal(yamr_set_nan_policy(ctx, p), YAMR_SUCCESS);
+    yamr_status s = yamr_reduce(ctx, op, t, ctx_data, n, value.bytes, want_index ? &index : NULL);
+    if (s == YAMR_ERROR_UNSUPPORTED && device != YAMR_DEVICE_CPU) {
+        yamr_device_info info;
+        yamr_get_device_info(ctx, &info);
+        assert_true(n > info.max_single_block); /* only size may refuse a supported variant */
+        return 0;
+    }
+    if (s != YAMR_SUCCESS) fail_msg("%s: %s (%s)", what, yamr_status_string(s), yamr_last_error(ctx));
+    ref_result r = ref_reduce(op, t, p, host_data, n);
+    uint64_t mask = yamr_dtype_size(t) == 8 ? ~0ull : ((1ull << (8 * yamr_dtype_size(t))) - 1);
+    uint64_t got = value.bits & mask;
+    /* bytes past the dtype stay poisoned: nothing is written beyond the one element */
+    for (size_t b = yamr_dtype_size(t); b < 8; ++b)
+        if (value.bytes[b] != 0xa5) fail_msg("%s: wrote past the value", what);
+    if (r.index < 0) {
+        if (!bits_are_nan(t, got)) fail_msg("%s: all-NaN input gave a non-NaN", what);
+    } else if (got != r.value_bits) {
+        fail_msg("%s: value bits %llx, expected %llx (index %lld)", what, (unsigned long long)got,
+                 (unsigned long long)r.value_bits, (long long)r.index);
+    }
+    if (want_index && index != r.index)
+        fail_msg("%s: index %lld, expected %lld", what, (long long)index, (long long)r.index);
+    return 1;
+}
+
+/* All dtypes x patterns x sizes x ops x policies on the current variant. */
+static void sweep(const char *variant)
+{
+    uint64_t rng = test_seed();
+    int ran = 0;
+    for (int t = 0; t < YAMR_DTYPE_COUNT; ++t)
+        for (int pat = 0; pat < PATTERN_COUNT; ++pat) {
+            if (!pattern_applies((data_pattern)pat, (yamr_dtype)t)) continue;
+            for (size_t si = 0; si < SIZE_COUNT; ++si) {
+                size_t n = sizes[si];
+                fill_pattern((data_pattern)pat, (yamr_dtype)t, host_data, n, &rng);
+                assert_int_equal(yamr_copy_to_device(ctx, ctx_data, host_data, n * yamr_dtype_size((yamr_dtype)t)),
+                                 YAMR_SUCCESS);
+                for (int op = 0; op < YAMR_OP_COUNT; ++op)
+                    for (int p = 0; p <= YAMR_NAN_IGNORE; ++p) {
+                        char what[160];
+                        snprintf(what, sizeof what, "%s %s %s n=%zu op=%d nan=%s", variant,
+                                 yamr_dtype_name((yamr_dtype)t), pattern_name((data_pattern)pat), n, op,
+                                 p == YAMR_NAN_PROPAGATE ? "propagate" : "ignore");
+                        ran += check_one((yamr_op)op, (yamr_dtype)t, (yamr_nan_policy)p, n, what);
+                    }
+            }
+        }
+    printf("  %s: %d checks passed\n", variant, ran);
+    assert_true(ran > 0);
+}
+
+static void test_cpu_backend(void **state)
+{
+    (void)state;
+    sweep("cpu");
+}
+
+static void test_gpu_variant(void **state)
+{
+    const yamr__variant_info *v = (const yamr__variant_info *)*state;
+    yamr_status s = yamr_set_variant(ctx, v->id);
+    if (s == YAMR_ERROR_UNSUPPORTED) {
+        printf("  %s: not built for this device's warp width, skipped\n", v->name);
+        skip();
+    }
+    assert_int_equal(s, YAMR_SUCCESS);
+    sweep(v->name);
+}
+
+static void test_gpu_auto(void **state)
+{
+    (void)state;
+    assert_int_equal(yamr_set_variant(ctx, YAMR_VARIANT_AUTO), YAMR_SUCCESS);
+    sweep("auto");
+}
+
+int main(int argc, char **argv)
+{
+    const int gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
+    if (!gpu) {
+        const struct CMUnitTest tests[] = {cmocka_unit_test(test_cpu_backend)};
+        return cmocka_run_group_tests_name("semantics (cpu)", tests, setup, teardown);
+    }
+    yamr_context *probe;
+    yamr_status s = yamr_create(&probe, 0);
+    if (s != YAMR_SUCCESS) {
+        printf("SKIPPED: no GPU (%s: %s); GPU semantics tests need one\n", yamr_status_string(s),
+               s == YAMR_ERROR_NO_DEVICE ? "none found or built without a GPU backend" : "");
+        return 77;
+    }
+    yamr_destroy(probe);
+    device = 0;
+    struct CMUnitTest tests[YAMR_VARIANT_COUNT + 1];
+    int count = 0;
+    for (int i = 0; i < yamr__variant_count; ++i) {
+        if (yamr__variants[i].id == YAMR_VARIANT_RACY) continue; /* measured, not asserted */
+        struct CMUnitTest t = {yamr__variants[i].name, test_gpu_variant, NULL, NULL,
+                               (void *)&yamr__variants[i]};
+        tests[count++] = t;
+    }
+    struct CMUnitTest a = {"auto", test_gpu_auto, NULL, NULL, NULL};
+    tests[count++] = a;
+    return _cmocka_run_group_tests("semantics (gpu)", tests, (size_t)count, setup, teardown);
+}
