@@ -88,7 +88,7 @@ fi
 configure_and_build() {
   local dir=$1
   shift
-  cmake -S "$root" -B "$dir" "$@" ${YAMR_TMP_CMAKE_ARGS:-} # TMP
+  cmake -S "$root" -B "$dir" "$@"
   cmake --build "$dir" -j "$jobs"
 }
 
