@@ -386,7 +386,7 @@ static void write_plot(const char *dir, const char *name, const char *ylabel, co
         fprintf(gp, "set terminal %s size 1000,600\nset output '%s/%s.%s'\n",
                 fmt ? "pngcairo" : "svg", dir, name, fmt ? "png" : "svg");
         fprintf(gp, "set logscale x 2\nset xlabel 'threads per block'\nset ylabel '%s'\n%s"
-                    "set key outside right top font ',8'\nset grid\n",
+                    "set key outside right top font ',8' noenhanced\nset grid\nset termoption noenhanced\n",
                 ylabel, logy ? "set logscale y\n" : "");
         fprintf(gp, "plot for [i=0:%d] '%s/%s.dat' index i using 1:2 with linespoints title columnheader(1)\n",
                 series - 1, dir, name);

@@ -50,13 +50,17 @@ if(YAMR_RESOLVED_PLATFORM STREQUAL "nvidia")
     try_compile(YAMR_HIP_HEADERS_WORK ${PROJECT_BINARY_DIR}/yamr_hip_probe SOURCES ${_probe}
                 CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${YAMR_HIP_INCLUDE_DIR}"
                 COMPILE_DEFINITIONS -D__HIP_PLATFORM_NVIDIA__
-                OUTPUT_VARIABLE _probe_log)
+                OUTPUT_VARIABLE _probe_log NO_CACHE)
   endif()
   if(YAMR_HIP_HEADERS_WORK)
     message(STATUS "yamr: HIP runtime API from ${YAMR_HIP_INCLUDE_DIR}/hip (HIP's NVIDIA backend)")
   else()
-    message(STATUS "yamr: HIP runtime API from hip_kernels/hip_cuda_compat.h "
-                   "(HIP's NVIDIA headers ${YAMR_HIP_INCLUDE_DIR} do not compile with CUDA ${CMAKE_CUDA_COMPILER_VERSION})")
+    if(YAMR_HIP_INCLUDE_DIR)
+      set(_why "HIP's NVIDIA headers in ${YAMR_HIP_INCLUDE_DIR} do not compile with CUDA ${CMAKE_CUDA_COMPILER_VERSION}")
+    else()
+      set(_why "no HIP headers found")
+    endif()
+    message(STATUS "yamr: HIP runtime API from hip_kernels/hip_cuda_compat.h (${_why})")
   endif()
 elseif(YAMR_RESOLVED_PLATFORM STREQUAL "amd")
   if(NOT YAMR_HIPCC)
@@ -74,7 +78,8 @@ function(yamr_add_hip_sources target)
     target_sources(${target} PRIVATE ${ARGN})
     set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${YAMR_CUDA_ARCHS}"
                                                CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-x cu>)
+    # 128: "loop is not reachable" in the wave64 instances, which NVIDIA never launches
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-x cu --diag-suppress=128>)
     if(YAMR_HIP_HEADERS_WORK)
       target_compile_definitions(${target} PRIVATE __HIP_PLATFORM_NVIDIA__)
       target_include_directories(${target} PRIVATE ${YAMR_HIP_INCLUDE_DIR})
@@ -100,6 +105,9 @@ function(yamr_add_hip_sources target)
                          DEPENDS ${_abs} ${_deps}
                          COMMENT "hipcc ${_name}.hip (${YAMR_HIP_ARCHS})" VERBATIM)
       target_sources(${target} PRIVATE ${_obj})
+      # $<TARGET_OBJECTS> of an OBJECT library leaves out objects it did not compile itself:
+      # record them so that the libraries made from ${target} can link them too.
+      set_property(TARGET ${target} APPEND PROPERTY YAMR_EXTERNAL_OBJECTS ${_obj})
     endforeach()
   else()
     message(FATAL_ERROR "yamr_add_hip_sources: no GPU platform in this build")
@@ -112,5 +120,10 @@ function(yamr_link_gpu_runtime target scope)
     target_link_libraries(${target} ${scope} CUDA::cudart_static)
   elseif(YAMR_RESOLVED_PLATFORM STREQUAL "amd")
     target_link_libraries(${target} ${scope} ${YAMR_AMDHIP64})
+  endif()
+  # The .hip objects are C++: a static library's C consumers must link the C++ runtime too.
+  get_target_property(_type ${target} TYPE)
+  if(_type STREQUAL "STATIC_LIBRARY" AND NOT YAMR_RESOLVED_PLATFORM STREQUAL "cpu")
+    target_link_libraries(${target} INTERFACE stdc++)
   endif()
 endfunction()

@@ -2,14 +2,21 @@
 #ifndef YAMR_GPU_H
 #define YAMR_GPU_H
 
-#include "yamr_port.h"
+#include "grid_reduce.hpp"
 #include "yamr_internal.h"
+#include "yamr_port.h"
+
+/* Grid workspace capacity: blocks per multiprocessor (at least the occupancy of any kernel). */
+#define YAMR_MAX_BLOCKS_PER_UNIT 16
 
 struct yamr__gpu {
     int device;
     int warp_size;
+    int multiprocessors;
     hipStream_t stream;
-    yamr__result *d_result; /* one result slot, owned for the context's lifetime */
+    yamr__result *d_result;         /* two result slots (min+max) on the device */
+    yamr__result *h_result;         /* and their pinned host copy */
+    yamr_grid_workspace workspace;  /* owned for the context's lifetime: no allocation per call */
 };
 
 /* Records the runtime's message and returns the status for a failed runtime call. */

@@ -4,6 +4,22 @@
 
 #include "gpu.h"
 
+/* The context's device memory: result slots, their pinned host copy, the grid workspace. */
+static yamr_status yamr__gpu_own_memory(yamr__gpu *g, int max_blocks, char *err, size_t errlen)
+{
+    YAMR_HIP_TRY(hipMalloc((void **)&g->d_result, 2 * sizeof(yamr__result)));
+    YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result, 2 * sizeof(yamr__result), hipHostMallocDefault));
+    yamr_grid_workspace *w = &g->workspace;
+    w->max_blocks = max_blocks;
+    YAMR_HIP_TRY(hipMalloc((void **)&w->partial_key, 2 * (size_t)max_blocks * sizeof *w->partial_key));
+    YAMR_HIP_TRY(hipMalloc((void **)&w->partial_index, 2 * (size_t)max_blocks * sizeof *w->partial_index));
+    YAMR_HIP_TRY(hipMalloc((void **)&w->blocks_done, sizeof *w->blocks_done));
+    YAMR_HIP_TRY(hipMemset(w->blocks_done, 0, sizeof *w->blocks_done));
+    return YAMR_SUCCESS;
+}
+
+extern "C" void yamr__gpu_close(yamr__gpu *gpu);
+
 extern "C" yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_info *info,
                                       char *err, size_t errlen)
 {
@@ -26,17 +42,18 @@ extern "C" yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_i
     d.independent_thread_scheduling = yamr_arch_has_its(&p);
     d.multiprocessors = p.multiProcessorCount;
     d.max_block_threads = p.maxThreadsPerBlock < 1024 ? p.maxThreadsPerBlock : 1024;
-    d.max_single_block = (size_t)d.max_block_threads;
 
     yamr__gpu *g = (yamr__gpu *)calloc(1, sizeof *g);
     if (!g) return YAMR_ERROR_OUT_OF_MEMORY;
     g->device = device;
     g->warp_size = p.warpSize;
+    g->multiprocessors = p.multiProcessorCount;
     g->stream = 0;
-    hipError_t e = hipMalloc((void **)&g->d_result, sizeof(yamr__result));
-    if (e != hipSuccess) {
-        free(g);
-        return yamr__gpu_fail(e, "hipMalloc(result)", err, errlen);
+    const int max_blocks = YAMR_MAX_BLOCKS_PER_UNIT * p.multiProcessorCount;
+    yamr_status s = yamr__gpu_own_memory(g, max_blocks, err, errlen);
+    if (s != YAMR_SUCCESS) {
+        yamr__gpu_close(g);
+        return s;
     }
     *info = d;
     *gpu = g;
@@ -47,7 +64,12 @@ extern "C" void yamr__gpu_close(yamr__gpu *gpu)
 {
     if (!gpu) return;
     (void)hipSetDevice(gpu->device);
-    (void)hipFree(gpu->d_result); /* nothing to report to from a destructor */
+    /* nothing to report to from a destructor; hipFree(NULL) is a no-op */
+    (void)hipFree(gpu->d_result);
+    (void)hipHostFree(gpu->h_result);
+    (void)hipFree(gpu->workspace.partial_key);
+    (void)hipFree(gpu->workspace.partial_index);
+    (void)hipFree(gpu->workspace.blocks_done);
     free(gpu);
 }
 
@@ -71,5 +93,11 @@ extern "C" yamr_status yamr__gpu_copy(yamr__gpu *gpu, void *dst, const void *src
 {
     YAMR_HIP_TRY(hipSetDevice(gpu->device));
     YAMR_HIP_TRY(hipMemcpy(dst, src, bytes, to_device ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost));
+    return YAMR_SUCCESS;
+}
+
+extern "C" yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream)
+{
+    gpu->stream = (hipStream_t)stream;
     return YAMR_SUCCESS;
 }

@@ -13,8 +13,11 @@
  *  - Indices are 64-bit and count elements from 0.
  *
  * Memory: `in` lives in the memory the context computes on: device memory of the context's GPU,
- * or host memory for a YAMR_DEVICE_CPU context. Results (`value`, `index`) are host memory.
- * Every call is synchronous: it returns when the results are written.
+ * or host memory for a YAMR_DEVICE_CPU context. Synchronous calls write results (`value`,
+ * `index`) to host memory and return when they are written. The `_async` forms write them to
+ * the context's memory, in stream order on the context's stream, and return at once (on the CPU
+ * they run to completion before returning). Any n >= 1 works on every backend; indices are
+ * 64-bit. A `value` output is aligned for its dtype.
  *
  * Threads: a context is used by one thread at a time; distinct contexts are independent.
  */
@@ -85,8 +88,7 @@ typedef struct {
     int warp_size;          /**< lanes per warp / wavefront (1 for the CPU) */
     int independent_thread_scheduling; /**< 1 when the lanes of a warp need not run in lockstep */
     int multiprocessors;    /**< SMs / CUs (1 for the CPU) */
-    int max_block_threads;  /**< largest block a single-block reduction can use */
-    size_t max_single_block; /**< largest n a GPU context reduces today (SIZE_MAX for the CPU) */
+    int max_block_threads;  /**< threads per block; also the largest n YAMR_VARIANT_RACY takes */
 } yamr_device_info;
 
 typedef struct yamr_context yamr_context;
@@ -113,6 +115,12 @@ YAMR_API size_t yamr_dtype_size(yamr_dtype t);
  */
 YAMR_API yamr_status yamr_set_variant(yamr_context *ctx, yamr_variant v);
 YAMR_API yamr_status yamr_set_nan_policy(yamr_context *ctx, yamr_nan_policy p);
+/**
+ * The GPU stream every call of ctx runs on: a cudaStream_t or hipStream_t passed as void *.
+ * NULL (the default) is the default stream. Calls on one context are ordered on that stream,
+ * since they share the context's workspace. YAMR_ERROR_UNSUPPORTED on a CPU context.
+ */
+YAMR_API yamr_status yamr_set_stream(yamr_context *ctx, void *stream);
 
 YAMR_API yamr_status yamr_get_device_info(const yamr_context *ctx, yamr_device_info *info);
 /** The variant a call with `op` and `dtype` would run now (AUTO resolved), without running it. */
@@ -146,27 +154,50 @@ YAMR_API yamr_status yamr_copy_to_host(yamr_context *ctx, void *dst, const void 
  */
 YAMR_API yamr_status yamr_reduce(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
                                  size_t n, void *value, int64_t *index);
+/** yamr_reduce() with `value` and `index` in the context's memory, in stream order. */
+YAMR_API yamr_status yamr_reduce_async(yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                                       const void *in, size_t n, void *value, int64_t *index);
 
-YAMR_API yamr_status yamr_max_f32(yamr_context *ctx, const float *in, size_t n, float *out);
-YAMR_API yamr_status yamr_min_f32(yamr_context *ctx, const float *in, size_t n, float *out);
-YAMR_API yamr_status yamr_argmax_f32(yamr_context *ctx, const float *in, size_t n, float *out,
-                                     int64_t *index);
-YAMR_API yamr_status yamr_argmin_f32(yamr_context *ctx, const float *in, size_t n, float *out,
-                                     int64_t *index);
+/**
+ * Min and max together in one pass: values (never NULL) and their first indices (each may be
+ * NULL), the same semantics as YAMR_OP_ARGMIN and YAMR_OP_ARGMAX.
+ */
+YAMR_API yamr_status yamr_minmax(yamr_context *ctx, yamr_dtype dtype, const void *in, size_t n,
+                                 void *min_value, int64_t *min_index, void *max_value,
+                                 int64_t *max_index);
+YAMR_API yamr_status yamr_minmax_async(yamr_context *ctx, yamr_dtype dtype, const void *in,
+                                       size_t n, void *min_value, int64_t *min_index,
+                                       void *max_value, int64_t *max_index);
 
-YAMR_API yamr_status yamr_max_f64(yamr_context *ctx, const double *in, size_t n, double *out);
-YAMR_API yamr_status yamr_min_f64(yamr_context *ctx, const double *in, size_t n, double *out);
-YAMR_API yamr_status yamr_argmax_f64(yamr_context *ctx, const double *in, size_t n, double *out,
-                                     int64_t *index);
-YAMR_API yamr_status yamr_argmin_f64(yamr_context *ctx, const double *in, size_t n, double *out,
-                                     int64_t *index);
+/*
+ * Typed forms: yamr_{max,min}_<t>(ctx, in, n, out) and yamr_{argmax,argmin}_<t>(ctx, in, n, out,
+ * index), each also as _async, for t in f32 (float), f64 (double), f16 and bf16 (uint16_t
+ * storage), i32 (int32_t), u32 (uint32_t), i64 (int64_t).
+ */
+#define YAMR_DECLARE_TYPED(t, ctype)                                                           \
+    YAMR_API yamr_status yamr_max_##t(yamr_context *ctx, const ctype *in, size_t n, ctype *out); \
+    YAMR_API yamr_status yamr_min_##t(yamr_context *ctx, const ctype *in, size_t n, ctype *out); \
+    YAMR_API yamr_status yamr_argmax_##t(yamr_context *ctx, const ctype *in, size_t n,          \
+                                         ctype *out, int64_t *index);                           \
+    YAMR_API yamr_status yamr_argmin_##t(yamr_context *ctx, const ctype *in, size_t n,          \
+                                         ctype *out, int64_t *index);                           \
+    YAMR_API yamr_status yamr_max_##t##_async(yamr_context *ctx, const ctype *in, size_t n,     \
+                                              ctype *out);                                      \
+    YAMR_API yamr_status yamr_min_##t##_async(yamr_context *ctx, const ctype *in, size_t n,     \
+                                              ctype *out);                                      \
+    YAMR_API yamr_status yamr_argmax_##t##_async(yamr_context *ctx, const ctype *in, size_t n,  \
+                                                 ctype *out, int64_t *index);                   \
+    YAMR_API yamr_status yamr_argmin_##t##_async(yamr_context *ctx, const ctype *in, size_t n,  \
+                                                 ctype *out, int64_t *index);
 
-YAMR_API yamr_status yamr_max_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out);
-YAMR_API yamr_status yamr_min_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out);
-YAMR_API yamr_status yamr_argmax_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out,
-                                     int64_t *index);
-YAMR_API yamr_status yamr_argmin_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out,
-                                     int64_t *index);
+YAMR_DECLARE_TYPED(f32, float)
+YAMR_DECLARE_TYPED(f64, double)
+YAMR_DECLARE_TYPED(f16, uint16_t)
+YAMR_DECLARE_TYPED(bf16, uint16_t)
+YAMR_DECLARE_TYPED(i32, int32_t)
+YAMR_DECLARE_TYPED(u32, uint32_t)
+YAMR_DECLARE_TYPED(i64, int64_t)
+#undef YAMR_DECLARE_TYPED
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 [ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:$PATH"
 
 need=()
-for pkg in cmake gcc g++ gnuplot-nox; do
+for pkg in cmake make gcc g++ gnuplot-nox; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null; then

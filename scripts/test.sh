@@ -182,7 +182,7 @@ int main(void)
 }
 EOF
 # shellcheck disable=SC2086 # pc_flags is a list of compiler flags
-cc -std=c99 -Wall -Werror build/pkgconfig-check/check.c $pc_flags -Wl,-rpath,"$pc_libdir" \
+"${CC:-cc}" -std=c99 -Wall -Werror build/pkgconfig-check/check.c $pc_flags -Wl,-rpath,"$pc_libdir" \
   -o build/pkgconfig-check/check
 ./build/pkgconfig-check/check
 end_step

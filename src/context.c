@@ -21,7 +21,6 @@ yamr_status yamr_create(yamr_context **ctx, int device)
         c->info.warp_size = 1;
         c->info.multiprocessors = 1;
         c->info.max_block_threads = 1;
-        c->info.max_single_block = SIZE_MAX;
     } else {
         yamr_status s = yamr__gpu_open(device, &c->gpu, &c->info, c->error, sizeof c->error);
         if (s != YAMR_SUCCESS) {
@@ -103,8 +102,8 @@ const char *yamr_report(yamr_context *ctx)
     append(out, cap, &used, "warp width:  %d lanes, %s\n", d->warp_size,
            d->independent_thread_scheduling ? "independent thread scheduling"
                                             : "lockstep (no independent thread scheduling)");
-    append(out, cap, &used, "units:       %d, max block %d threads, GPU n limit %zu\n",
-           d->multiprocessors, d->max_block_threads, d->max_single_block);
+    append(out, cap, &used, "units:       %d multiprocessors, %d threads per block\n",
+           d->multiprocessors, d->max_block_threads);
     append(out, cap, &used, "nan policy:  %s\n",
            ctx->nan_policy == YAMR_NAN_PROPAGATE ? "propagate" : "ignore");
     append(out, cap, &used, "variant set: %s\n", yamr_variant_name(ctx->variant));

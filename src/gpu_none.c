@@ -39,3 +39,9 @@ yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call, yamr__r
     (void)gpu, (void)call, (void)res, (void)err, (void)errlen;
     return YAMR_ERROR_NO_DEVICE;
 }
+
+yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream)
+{
+    (void)gpu, (void)stream;
+    return YAMR_ERROR_NO_DEVICE;
+}

@@ -35,55 +35,118 @@ yamr_status yamr_resolved_variant(const yamr_context *ctx, yamr_op op, yamr_dtyp
     return resolve_variant(ctx, op, dtype, variant);
 }
 
-yamr_status yamr_reduce(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in, size_t n,
-                        void *value, int64_t *index)
+/* Writes one slot's answer to host memory. A float reduction whose best key is the bottom saw
+ * only NaNs (YAMR_NAN_IGNORE): the value is that NaN (the first element), the index -1. */
+static void write_result(yamr_dtype dtype, const yamr__result *r, void *value, int64_t *index)
+{
+    memcpy(value, &r->value_bits, yamr_dtype_size(dtype)); /* little-endian low bytes */
+    if (index) *index = yamr__dtype_is_float(dtype) && r->key == YAMR_KEY_BOTTOM ? -1 : r->index;
+}
+
+/*
+ * One or two slots (slots == 2: min+max, slot 0 MAX and slot 1 MIN) with the order of checks
+ * of every entry point: context, arguments, variant, then the backend. Outputs are written only
+ * on success.
+ */
+static yamr_status run(yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtype, const void *in,
+                       size_t n, void *value[2], int64_t *index[2], int async)
 {
     if (!ctx) return YAMR_ERROR_INVALID_VALUE;
-    if ((unsigned)op >= YAMR_OP_COUNT || (unsigned)dtype >= YAMR_DTYPE_COUNT || !in || n == 0 ||
-        !value || (op_needs_index(op) && !index))
+    if ((unsigned)op >= YAMR_OP_COUNT || (unsigned)dtype >= YAMR_DTYPE_COUNT || !in || n == 0)
         return YAMR_ERROR_INVALID_VALUE;
+    for (int k = 0; k < slots; ++k)
+        if (!value[k] || (slots == 1 && op_needs_index(op) && !index[k])) return YAMR_ERROR_INVALID_VALUE;
     yamr_variant variant;
-    yamr_status s = resolve_variant(ctx, op, dtype, &variant);
+    yamr_status s = resolve_variant(ctx, slots == 2 ? YAMR_OP_ARGMAX : op, dtype, &variant);
     if (s != YAMR_SUCCESS) return s;
 
-    const int is_min = op_is_min(op), nan_ignore = ctx->nan_policy == YAMR_NAN_IGNORE;
-    yamr__result res;
+    const int nan_ignore = ctx->nan_policy == YAMR_NAN_IGNORE;
+    yamr__result res[2];
     if (ctx->info.vendor == YAMR_VENDOR_CPU) {
-        yamr__cpu_reduce(dtype, is_min, nan_ignore, in, n, &res);
+        for (int k = 0; k < slots; ++k)
+            yamr__cpu_reduce(dtype, slots == 2 ? k : op_is_min(op), nan_ignore, in, n, &res[k]);
     } else {
-        if (n > ctx->info.max_single_block) return YAMR_ERROR_UNSUPPORTED;
-        const yamr__gpu_call call = {variant, dtype, is_min, nan_ignore, in, n};
-        s = yamr__gpu_reduce(ctx->gpu, &call, &res, ctx->error, sizeof ctx->error);
-        if (s != YAMR_SUCCESS) return s;
+        if (variant == YAMR_VARIANT_RACY && (async || n > (size_t)ctx->info.max_block_threads))
+            return YAMR_ERROR_UNSUPPORTED; /* the seed kernel: one block, synchronous */
+        yamr__gpu_call call = {variant, dtype, op_is_min(op), slots == 2, nan_ignore, in, n,
+                               {NULL, NULL}, {NULL, NULL}};
+        if (async)
+            for (int k = 0; k < slots; ++k) {
+                call.value_out[k] = value[k];
+                call.index_out[k] = index[k];
+            }
+        s = yamr__gpu_reduce(ctx->gpu, &call, res, ctx->error, sizeof ctx->error);
+        if (s != YAMR_SUCCESS || async) return s;
     }
-    /* A float reduction whose best key is the bottom saw only NaNs (YAMR_NAN_IGNORE): the value
-     * is that NaN (the first element) and there is no index. */
-    const int all_nan = yamr__dtype_is_float(dtype) && res.key == YAMR_KEY_BOTTOM;
-    memcpy(value, &res.value_bits, yamr_dtype_size(dtype)); /* little-endian low bytes */
-    if (index) *index = all_nan ? -1 : res.index;
+    for (int k = 0; k < slots; ++k) write_result(dtype, &res[k], value[k], index[k]);
     return YAMR_SUCCESS;
 }
 
-#define YAMR_TYPED_ENTRY_POINTS(suffix, ctype, dtype)                                          \
-    yamr_status yamr_max_##suffix(yamr_context *ctx, const ctype *in, size_t n, ctype *out)    \
+yamr_status yamr_reduce(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in, size_t n,
+                        void *value, int64_t *index)
+{
+    void *v[2] = {value, NULL};
+    int64_t *i[2] = {index, NULL};
+    return run(ctx, op, 1, dtype, in, n, v, i, 0);
+}
+
+yamr_status yamr_reduce_async(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
+                              size_t n, void *value, int64_t *index)
+{
+    void *v[2] = {value, NULL};
+    int64_t *i[2] = {index, NULL};
+    return run(ctx, op, 1, dtype, in, n, v, i, 1);
+}
+
+yamr_status yamr_minmax(yamr_context *ctx, yamr_dtype dtype, const void *in, size_t n,
+                        void *min_value, int64_t *min_index, void *max_value, int64_t *max_index)
+{
+    void *v[2] = {max_value, min_value};
+    int64_t *i[2] = {max_index, min_index};
+    return run(ctx, YAMR_OP_MAX, 2, dtype, in, n, v, i, 0);
+}
+
+yamr_status yamr_minmax_async(yamr_context *ctx, yamr_dtype dtype, const void *in, size_t n,
+                              void *min_value, int64_t *min_index, void *max_value,
+                              int64_t *max_index)
+{
+    void *v[2] = {max_value, min_value};
+    int64_t *i[2] = {max_index, min_index};
+    return run(ctx, YAMR_OP_MAX, 2, dtype, in, n, v, i, 1);
+}
+
+yamr_status yamr_set_stream(yamr_context *ctx, void *stream)
+{
+    if (!ctx) return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx->gpu) return YAMR_ERROR_UNSUPPORTED;
+    return yamr__gpu_set_stream(ctx->gpu, stream);
+}
+
+#define YAMR_TYPED_OP(name, op, suffix, ctype, dtype, entry)                                   \
+    yamr_status yamr_##name##_##suffix(yamr_context *ctx, const ctype *in, size_t n, ctype *out) \
     {                                                                                          \
-        return yamr_reduce(ctx, YAMR_OP_MAX, dtype, in, n, out, NULL);                         \
-    }                                                                                          \
-    yamr_status yamr_min_##suffix(yamr_context *ctx, const ctype *in, size_t n, ctype *out)    \
-    {                                                                                          \
-        return yamr_reduce(ctx, YAMR_OP_MIN, dtype, in, n, out, NULL);                         \
-    }                                                                                          \
-    yamr_status yamr_argmax_##suffix(yamr_context *ctx, const ctype *in, size_t n, ctype *out, \
-                                     int64_t *index)                                           \
-    {                                                                                          \
-        return yamr_reduce(ctx, YAMR_OP_ARGMAX, dtype, in, n, out, index);                     \
-    }                                                                                          \
-    yamr_status yamr_argmin_##suffix(yamr_context *ctx, const ctype *in, size_t n, ctype *out, \
-                                     int64_t *index)                                           \
-    {                                                                                          \
-        return yamr_reduce(ctx, YAMR_OP_ARGMIN, dtype, in, n, out, index);                     \
+        return entry(ctx, op, dtype, in, n, out, NULL);                                        \
     }
+#define YAMR_TYPED_ARG_OP(name, op, suffix, ctype, dtype, entry)                               \
+    yamr_status yamr_##name##_##suffix(yamr_context *ctx, const ctype *in, size_t n, ctype *out, \
+                                       int64_t *index)                                         \
+    {                                                                                          \
+        return entry(ctx, op, dtype, in, n, out, index);                                       \
+    }
+#define YAMR_TYPED_ENTRY_POINTS(t, ctype, dtype)                                               \
+    YAMR_TYPED_OP(max, YAMR_OP_MAX, t, ctype, dtype, yamr_reduce)                              \
+    YAMR_TYPED_OP(min, YAMR_OP_MIN, t, ctype, dtype, yamr_reduce)                              \
+    YAMR_TYPED_ARG_OP(argmax, YAMR_OP_ARGMAX, t, ctype, dtype, yamr_reduce)                    \
+    YAMR_TYPED_ARG_OP(argmin, YAMR_OP_ARGMIN, t, ctype, dtype, yamr_reduce)                    \
+    YAMR_TYPED_OP(max, YAMR_OP_MAX, t##_async, ctype, dtype, yamr_reduce_async)                \
+    YAMR_TYPED_OP(min, YAMR_OP_MIN, t##_async, ctype, dtype, yamr_reduce_async)                \
+    YAMR_TYPED_ARG_OP(argmax, YAMR_OP_ARGMAX, t##_async, ctype, dtype, yamr_reduce_async)      \
+    YAMR_TYPED_ARG_OP(argmin, YAMR_OP_ARGMIN, t##_async, ctype, dtype, yamr_reduce_async)
 
 YAMR_TYPED_ENTRY_POINTS(f32, float, YAMR_DTYPE_F32)
 YAMR_TYPED_ENTRY_POINTS(f64, double, YAMR_DTYPE_F64)
+YAMR_TYPED_ENTRY_POINTS(f16, uint16_t, YAMR_DTYPE_F16)
+YAMR_TYPED_ENTRY_POINTS(bf16, uint16_t, YAMR_DTYPE_BF16)
 YAMR_TYPED_ENTRY_POINTS(i32, int32_t, YAMR_DTYPE_I32)
+YAMR_TYPED_ENTRY_POINTS(u32, uint32_t, YAMR_DTYPE_U32)
+YAMR_TYPED_ENTRY_POINTS(i64, int64_t, YAMR_DTYPE_I64)

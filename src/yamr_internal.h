@@ -62,10 +62,15 @@ typedef struct yamr__gpu yamr__gpu;
 typedef struct {
     yamr_variant variant; /* never AUTO */
     yamr_dtype dtype;
-    int is_min;
+    int is_min;     /* the op of a single-slot call */
+    int minmax;     /* two slots: 0 is MAX, 1 is MIN */
     int nan_ignore;
     const void *in; /* device memory */
-    size_t n;       /* 1 .. info.max_single_block */
+    size_t n;       /* >= 1; <= max_block_threads for `racy` */
+    /* Asynchronous calls: where each slot's value and index go (device memory; an index may be
+     * NULL). Synchronous calls: value_out[0] is NULL and the results come back in res[]. */
+    void *value_out[2];
+    int64_t *index_out[2];
 } yamr__gpu_call;
 
 /* Each returns YAMR_SUCCESS or an error, with the runtime's message in err[errlen]. */
@@ -77,8 +82,10 @@ yamr_status yamr__gpu_free(yamr__gpu *gpu, void *ptr, char *err, size_t errlen);
 /* to_device: host src to device dst; else device src to host dst. */
 yamr_status yamr__gpu_copy(yamr__gpu *gpu, void *dst, const void *src, size_t bytes, int to_device,
                            char *err, size_t errlen);
+/* res[] holds one result per slot (synchronous calls only). */
 yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call, yamr__result *res,
                              char *err, size_t errlen);
+yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream);
 
 #ifdef __cplusplus
 }

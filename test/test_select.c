@@ -18,7 +18,6 @@ static yamr_device_info fake(yamr_vendor vendor, int warp_size, int its)
     d.warp_size = warp_size;
     d.independent_thread_scheduling = its;
     d.max_block_threads = 1024;
-    d.max_single_block = 1024;
     return d;
 }
 

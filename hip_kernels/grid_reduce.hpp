@@ -1,0 +1,177 @@
+/*
+ * Grid-wide max / min / argmax / argmin (and min+max together) in one pass and one launch.
+ *
+ * Each thread walks its share of the input in index order with 16-byte loads (when `in` is
+ * 16-byte aligned), keeping the best key and its first index per slot (yamr_keys.h). The block
+ * reduces the keys with the selected in-block variant (block_reduce.hpp) and takes the smallest
+ * index holding the best key. Block results go to the context's workspace; the last block to
+ * finish (a counter it resets for the next launch) reduces them the same way and writes the
+ * answer. No step depends on which block runs when, so results are identical from run to run.
+ *
+ * Slots: with Slots == 1 the slot computes MAX or MIN (is_min at run time); with Slots == 2,
+ * slot 0 is MAX and slot 1 is MIN.
+ */
+#ifndef YAMR_GRID_REDUCE_HPP
+#define YAMR_GRID_REDUCE_HPP
+
+#include "block_reduce.hpp"
+
+#define YAMR_GRID_THREADS 256
+#define YAMR_GRID_UNROLL 4 /* 16-byte loads in flight per thread */
+#define YAMR_NO_INDEX LLONG_MAX
+
+/* Device memory a context owns for the grid kernels. */
+struct yamr_grid_workspace {
+    unsigned long long *partial_key; /* [2][max_blocks] */
+    long long *partial_index;        /* [2][max_blocks], YAMR_NO_INDEX when a block saw nothing */
+    unsigned int *blocks_done;       /* 0 between launches: the last block resets it */
+    int max_blocks;
+};
+
+/* Where the answer goes (device memory). index -1: every element was NaN (YAMR_NAN_IGNORE). */
+struct yamr_grid_out {
+    void *value[2];
+    long long *index[2]; /* may be NULL */
+};
+
+template <yamr_dtype Dtype>
+__device__ inline bool yamr_dtype_is_float()
+{
+    return Dtype == YAMR_DTYPE_F32 || Dtype == YAMR_DTYPE_F64 || Dtype == YAMR_DTYPE_F16 ||
+           Dtype == YAMR_DTYPE_BF16;
+}
+
+template <typename Key, int Slots>
+struct yamr_slots {
+    Key key[Slots];
+    long long index[Slots]; /* YAMR_NO_INDEX until the thread sees an element */
+};
+
+/* Block-wide: the best key of each slot and the smallest index holding it, to every thread.
+ * Threads whose index is YAMR_NO_INDEX hold the bottom key and never supply an index. */
+template <yamr_variant Variant, typename Key, int WarpSize, int Slots>
+__device__ inline void yamr_block_best(yamr_slots<Key, Slots> &s)
+{
+    __shared__ unsigned long long first[Slots];
+#pragma unroll
+    for (int k = 0; k < Slots; ++k) {
+        if (threadIdx.x == 0) first[k] = YAMR_NO_INDEX;
+        const Key best = yamr_block_max_key<Variant, Key, WarpSize, false>(s.key[k], NULL);
+        if (s.index[k] != YAMR_NO_INDEX && s.key[k] == best)
+            atomicMin(&first[k], (unsigned long long)s.index[k]);
+        s.key[k] = best;
+        __syncthreads(); /* first[k] is complete; the variant's shared state may be reused */
+        s.index[k] = (long long)first[k];
+    }
+}
+
+template <yamr_dtype Dtype, yamr_variant Variant, int WarpSize, int Slots>
+__global__ void __launch_bounds__(YAMR_GRID_THREADS)
+yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__restrict__ in,
+                        long long n, int is_min, int nan_ignore, int aligned,
+                        yamr_grid_workspace ws, yamr_grid_out out)
+{
+    typedef yamr_dtype_traits<Dtype> traits;
+    typedef typename traits::storage Storage;
+    typedef typename traits::key Key;
+    if (!yamr_warp_width_matches<WarpSize>()) return;
+
+    yamr_slots<Key, Slots> s;
+#pragma unroll
+    for (int k = 0; k < Slots; ++k) {
+        s.key[k] = (Key)YAMR_KEY_BOTTOM;
+        s.index[k] = YAMR_NO_INDEX;
+    }
+    /* Indices arrive in increasing order per thread: a strictly larger key (or the first
+     * element) replaces the best, so each thread keeps its first index of its best key. */
+    auto consider = [&](Storage bits, long long i) {
+#pragma unroll
+        for (int k = 0; k < Slots; ++k) {
+            const Key key = traits::to_key(bits, Slots == 2 ? k : is_min, nan_ignore);
+            if (key > s.key[k] || s.index[k] == YAMR_NO_INDEX) {
+                s.key[k] = key;
+                s.index[k] = i;
+            }
+        }
+    };
+
+    const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    if (aligned) {
+        constexpr int per_vec = 16 / sizeof(Storage);
+        const uint4 *vec = (const uint4 *)in;
+        const long long vectors = n / per_vec;
+        long long v = thread;
+        for (; v + (YAMR_GRID_UNROLL - 1) * stride < vectors; v += YAMR_GRID_UNROLL * stride) {
+            uint4 raw[YAMR_GRID_UNROLL];
+#pragma unroll
+            for (int u = 0; u < YAMR_GRID_UNROLL; ++u) raw[u] = vec[v + u * stride];
+#pragma unroll
+            for (int u = 0; u < YAMR_GRID_UNROLL; ++u) {
+                Storage e[per_vec];
+                memcpy(e, &raw[u], sizeof raw[u]);
+#pragma unroll
+                for (int j = 0; j < per_vec; ++j) consider(e[j], (v + u * stride) * per_vec + j);
+            }
+        }
+        for (; v < vectors; v += stride) {
+            Storage e[per_vec];
+            const uint4 raw = vec[v];
+            memcpy(e, &raw, sizeof raw);
+#pragma unroll
+            for (int j = 0; j < per_vec; ++j) consider(e[j], v * per_vec + j);
+        }
+        for (long long i = vectors * per_vec + thread; i < n; i += stride) consider(in[i], i);
+    } else {
+        for (long long i = thread; i < n; i += stride) consider(in[i], i);
+    }
+
+    yamr_block_best<Variant, Key, WarpSize, Slots>(s);
+
+    /* Publish this block's result; the last block to arrive reduces all of them. */
+    __shared__ bool last_block;
+    if (threadIdx.x == 0) {
+#pragma unroll
+        for (int k = 0; k < Slots; ++k) {
+            ws.partial_key[k * ws.max_blocks + blockIdx.x] = s.key[k];
+            ws.partial_index[k * ws.max_blocks + blockIdx.x] = s.index[k];
+        }
+        __threadfence(); /* the partials are visible before the counter moves */
+        last_block = atomicAdd(ws.blocks_done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last_block) return;
+    __threadfence();
+
+#pragma unroll
+    for (int k = 0; k < Slots; ++k) {
+        s.key[k] = (Key)YAMR_KEY_BOTTOM;
+        s.index[k] = YAMR_NO_INDEX;
+        const volatile unsigned long long *keys = ws.partial_key + k * ws.max_blocks;
+        const volatile long long *indices = ws.partial_index + k * ws.max_blocks;
+        for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+            const Key key = (Key)keys[b];
+            const long long index = indices[b];
+            /* blocks are not in index order: break ties on the index */
+            if (index != YAMR_NO_INDEX &&
+                (s.index[k] == YAMR_NO_INDEX || key > s.key[k] || (key == s.key[k] && index < s.index[k]))) {
+                s.key[k] = key;
+                s.index[k] = index;
+            }
+        }
+    }
+    yamr_block_best<Variant, Key, WarpSize, Slots>(s);
+    if (threadIdx.x == 0) {
+#pragma unroll
+        for (int k = 0; k < Slots; ++k) {
+            const long long index = s.index[k];
+            *(Storage *)out.value[k] = in[index];
+            if (out.index[k])
+                *out.index[k] =
+                    yamr_dtype_is_float<Dtype>() && s.key[k] == (Key)YAMR_KEY_BOTTOM ? -1 : index;
+        }
+        *ws.blocks_done = 0;
+    }
+}
+
+#endif /* YAMR_GRID_REDUCE_HPP */
