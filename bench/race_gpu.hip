@@ -61,8 +61,6 @@ static yamr_race_sim_dist dist_of(std::vector<int> &x)
     return d;
 }
 
-extern "C" int race_gpu_available(void) { return 1; }
-
 extern "C" yamr_status race_gpu_measure(int device, yamr_variant v, int threads,
                                         yamr_race_sim_order order, int64_t trials, uint64_t seed,
                                         race_measure *m, char *err, size_t errlen)

@@ -29,9 +29,6 @@ yamr_status race_gpu_measure(int device, yamr_variant v, int threads, yamr_race_
                              int64_t trials, uint64_t seed, race_measure *m, char *err,
                              size_t errlen);
 
-/* Whether this build has a GPU side for the race lab. */
-int race_gpu_available(void);
-
 #ifdef __cplusplus
 }
 #endif

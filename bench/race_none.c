@@ -3,8 +3,6 @@
 
 #include "race_lab.h"
 
-int race_gpu_available(void) { return 0; }
-
 yamr_status race_gpu_measure(int device, yamr_variant v, int threads, yamr_race_sim_order order,
                              int64_t trials, uint64_t seed, race_measure *m, char *err,
                              size_t errlen)

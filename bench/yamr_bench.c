@@ -1,11 +1,12 @@
 /*
- * yamr-bench: the race lab and the report.
+ * yamr-bench: the race lab, the sweep and the report.
  *
  *   yamr-bench race   [options]           measure the YAMR race on the GPU, next to the simulator
+ *   yamr-bench sweep  [options]           max/argmax/min+max over sizes and dtypes, against CUB
  *   yamr-bench merge  [--out DIR] CSV...  join race results of several machines: table and plots
- *   yamr-bench report [options]           the main job: device report, race lab on the GPU when
- *                                         there is one (the simulator's predictions otherwise),
- *                                         results under --out
+ *   yamr-bench report [options]           the main job: device report, race lab and sweep on the
+ *                                         GPU when there is one (the simulator's predictions and
+ *                                         the CPU backend otherwise), results under --out
  * Run `yamr-bench --help` for the options.
  */
 #include <errno.h>
@@ -17,38 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_common.h"
 #include "race_lab.h"
 #include "race_sim.h"
 #include "yamr.h"
-
-#ifndef YAMR_BENCH_COMPILER
-#define YAMR_BENCH_COMPILER "unknown"
-#endif
-#ifndef YAMR_BENCH_GIT_REV
-#define YAMR_BENCH_GIT_REV "unknown"
-#endif
-
-/* ---- Who measured: the identity every row carries. ---- */
-
-typedef struct {
-    char vendor[16];
-    char device[256];
-    char arch[64];
-    int warp_size;
-    int its;
-} identity;
-
-static void identity_of(const yamr_device_info *d, identity *id)
-{
-    static const char *const vendors[] = {"cpu", "nvidia", "amd"};
-    snprintf(id->vendor, sizeof id->vendor, "%s", vendors[d->vendor]);
-    snprintf(id->device, sizeof id->device, "%s", d->name);
-    for (char *c = id->device; *c; ++c)
-        if (*c == ',' || *c == '"') *c = ' '; /* CSV and JSON safe */
-    snprintf(id->arch, sizeof id->arch, "%s", d->arch);
-    id->warp_size = d->warp_size;
-    id->its = d->independent_thread_scheduling;
-}
 
 /* ---- One result row, written as CSV and JSON. ---- */
 
@@ -218,13 +191,11 @@ static void simulate_rows(const race_options *o, const identity *gpu, int warp_s
 static int run_race(const race_options *o)
 {
     yamr_context *ctx = NULL;
-    yamr_device_info info;
-    int on_gpu = race_gpu_available() && yamr_create(&ctx, o->device) == YAMR_SUCCESS;
-    if (!on_gpu && yamr_create(&ctx, YAMR_DEVICE_CPU) != YAMR_SUCCESS) return 1;
-    yamr_get_device_info(ctx, &info);
-    printf("%s\n", yamr_report(ctx));
     identity id;
-    identity_of(&info, &id);
+    int on_gpu;
+    if (bench_open(o->device, &ctx, &id, &on_gpu) != YAMR_SUCCESS) return 1;
+    yamr_device_info info;
+    yamr_get_device_info(ctx, &info);
     if (!on_gpu) printf("No GPU: the race lab shows the simulator's predictions for 32- and 64-wide warps.\n\n");
 
     const int widths_cpu[] = {32, 64};
@@ -489,6 +460,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: yamr-bench race   [--trials N] [--threads 32,64,...] [--variants a,b,...]\n"
             "                         [--seed S] [--device D] [--no-sim] [--out PREFIX]\n"
+            "       yamr-bench sweep  [options]   (yamr-bench sweep --help)\n"
             "       yamr-bench merge  [--out DIR] RESULTS.csv...\n"
             "       yamr-bench report [--trials N] [--out DIR]\n"
             "\n"
@@ -503,8 +475,10 @@ static void usage(FILE *f)
             "        Writes PREFIX.csv and PREFIX.json when --out is given.\n"
             "merge   Joins race CSVs of several machines into DIR/race-merged.csv, a markdown\n"
             "        matrix DIR/race-matrix.md and plots DIR/race-{passes,wrong,cycles}.{svg,png}.\n"
-            "report  The main job: the device report and the race lab on whatever this machine\n"
-            "        has, results and plots under DIR (default: results).\n");
+            "sweep   Max, argmax and min+max over sizes and dtypes, against CUB and a copy.\n"
+            "report  The main job: the device report, the race lab and the sweep on whatever\n"
+            "        this machine has (the CPU backend and the simulator when there is no GPU);\n"
+            "        results and plots under DIR (default: results).\n");
 }
 
 static int race_from_args(int argc, char **argv, race_options *o)
@@ -564,6 +538,7 @@ int main(int argc, char **argv)
         if (race_from_args(argc - 2, argv + 2, &o)) return 2;
         return run_race(&o);
     }
+    if (!strcmp(argv[1], "sweep")) return run_sweep(argc - 2, argv + 2);
     if (!strcmp(argv[1], "merge")) {
         const char *dir = ".";
         int first = 2;
@@ -599,7 +574,11 @@ int main(int argc, char **argv)
         char csv[1100];
         snprintf(csv, sizeof csv, "%s.csv", prefix);
         char *files[] = {csv};
-        return run_merge(dir, files, 1);
+        if (run_merge(dir, files, 1)) return 1;
+        char sweep_prefix[1100];
+        snprintf(sweep_prefix, sizeof sweep_prefix, "%s/sweep", dir);
+        char *sweep_args[] = {"--out", sweep_prefix};
+        return run_sweep(2, sweep_args);
     }
     usage(stderr);
     return 2;

@@ -233,8 +233,7 @@ __global__ void yamr_block_argmax_kernel(const typename yamr_dtype_traits<Dtype>
     __syncthreads();
     if (tid == 0) {
         yamr__result r;
-        r.key = best;
-        r.index = first_index;
+        r.index = yamr_dtype_is_float<Dtype>() && best == (Key)YAMR_KEY_BOTTOM ? -1 : first_index;
         r.value_bits = in[first_index];
         out[blockIdx.x] = r;
     }
@@ -278,7 +277,6 @@ __global__ void yamr_max_racy_kernel(const float *in, int n, yamr__result *out,
     if (i == 0) {
         yamr__result r;
         r.value_bits = __float_as_uint(result);
-        r.key = yamr__key_f32(__float_as_uint(result), 0, 0);
         r.index = first_index == INT_MAX ? -1 : first_index;
         out[blockIdx.x] = r;
     }

@@ -35,6 +35,13 @@ YAMR_DTYPE_TRAITS(YAMR_DTYPE_I64, uint64_t, unsigned long long, yamr__key_i64(b,
 
 #undef YAMR_DTYPE_TRAITS
 
+template <yamr_dtype Dtype>
+__device__ constexpr bool yamr_dtype_is_float()
+{
+    return Dtype == YAMR_DTYPE_F32 || Dtype == YAMR_DTYPE_F64 || Dtype == YAMR_DTYPE_F16 ||
+           Dtype == YAMR_DTYPE_BF16;
+}
+
 /* Expands MACRO(dtype) for the runtime dtype t. */
 #define YAMR_DISPATCH_DTYPE(t, MACRO)                                                          \
     switch (t) {                                                                               \

@@ -70,7 +70,9 @@ static void launch_racy(yamr__gpu *gpu, const yamr__gpu_call *call)
 extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call,
                                         yamr__result *res, char *err, size_t errlen)
 {
-    YAMR_HIP_TRY(hipSetDevice(gpu->device));
+    int current = -1;
+    YAMR_HIP_TRY(hipGetDevice(&current));
+    if (current != gpu->device) YAMR_HIP_TRY(hipSetDevice(gpu->device));
     const int slots = call->minmax ? 2 : 1;
     if (call->variant == YAMR_VARIANT_RACY) {
         launch_racy(gpu, call);

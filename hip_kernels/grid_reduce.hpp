@@ -34,13 +34,6 @@ struct yamr_grid_out {
     long long *index[2]; /* may be NULL */
 };
 
-template <yamr_dtype Dtype>
-__device__ inline bool yamr_dtype_is_float()
-{
-    return Dtype == YAMR_DTYPE_F32 || Dtype == YAMR_DTYPE_F64 || Dtype == YAMR_DTYPE_F16 ||
-           Dtype == YAMR_DTYPE_BF16;
-}
-
 template <typename Key, int Slots>
 struct yamr_slots {
     Key key[Slots];
@@ -84,21 +77,36 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
     }
     /* Indices arrive in increasing order per thread: a strictly larger key (or the first
      * element) replaces the best, so each thread keeps its first index of its best key. */
-    auto consider = [&](Storage bits, long long i) {
+    auto consider = [&](int k, Key key, long long i) {
+        if (key > s.key[k] || s.index[k] == YAMR_NO_INDEX) {
+            s.key[k] = key;
+            s.index[k] = i;
+        }
+    };
+    /* A 16-byte vector: the best of its elements first, in 32-bit arithmetic, then one 64-bit
+     * index update per vector. */
+    constexpr int per_vec = 16 / sizeof(Storage);
+    auto consider_vector = [&](const uint4 raw, long long first) { /* by value: a register copy */
+        Storage e[per_vec];
+        memcpy(e, &raw, sizeof raw);
 #pragma unroll
         for (int k = 0; k < Slots; ++k) {
-            const Key key = traits::to_key(bits, Slots == 2 ? k : is_min, nan_ignore);
-            if (key > s.key[k] || s.index[k] == YAMR_NO_INDEX) {
-                s.key[k] = key;
-                s.index[k] = i;
+            const int op = Slots == 2 ? k : is_min;
+            Key best = traits::to_key(e[0], op, nan_ignore);
+            int at = 0;
+#pragma unroll
+            for (int j = 1; j < per_vec; ++j) {
+                const Key key = traits::to_key(e[j], op, nan_ignore);
+                at = key > best ? j : at;
+                best = key > best ? key : best;
             }
+            consider(k, best, first + at);
         }
     };
 
     const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long stride = (long long)gridDim.x * blockDim.x;
     if (aligned) {
-        constexpr int per_vec = 16 / sizeof(Storage);
         const uint4 *vec = (const uint4 *)in;
         const long long vectors = n / per_vec;
         long long v = thread;
@@ -107,23 +115,18 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
 #pragma unroll
             for (int u = 0; u < YAMR_GRID_UNROLL; ++u) raw[u] = vec[v + u * stride];
 #pragma unroll
-            for (int u = 0; u < YAMR_GRID_UNROLL; ++u) {
-                Storage e[per_vec];
-                memcpy(e, &raw[u], sizeof raw[u]);
-#pragma unroll
-                for (int j = 0; j < per_vec; ++j) consider(e[j], (v + u * stride) * per_vec + j);
-            }
+            for (int u = 0; u < YAMR_GRID_UNROLL; ++u) consider_vector(raw[u], (v + u * stride) * per_vec);
         }
-        for (; v < vectors; v += stride) {
-            Storage e[per_vec];
-            const uint4 raw = vec[v];
-            memcpy(e, &raw, sizeof raw);
+        for (; v < vectors; v += stride) consider_vector(vec[v], v * per_vec);
+        for (long long i = vectors * per_vec + thread; i < n; i += stride)
 #pragma unroll
-            for (int j = 0; j < per_vec; ++j) consider(e[j], v * per_vec + j);
-        }
-        for (long long i = vectors * per_vec + thread; i < n; i += stride) consider(in[i], i);
+            for (int k = 0; k < Slots; ++k)
+                consider(k, traits::to_key(in[i], Slots == 2 ? k : is_min, nan_ignore), i);
     } else {
-        for (long long i = thread; i < n; i += stride) consider(in[i], i);
+        for (long long i = thread; i < n; i += stride)
+#pragma unroll
+            for (int k = 0; k < Slots; ++k)
+                consider(k, traits::to_key(in[i], Slots == 2 ? k : is_min, nan_ignore), i);
     }
 
     yamr_block_best<Variant, Key, WarpSize, Slots>(s);

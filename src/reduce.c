@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "context.h"
-#include "yamr_keys.h"
 
 static int op_is_min(yamr_op op) { return op == YAMR_OP_MIN || op == YAMR_OP_ARGMIN; }
 static int op_needs_index(yamr_op op) { return op == YAMR_OP_ARGMAX || op == YAMR_OP_ARGMIN; }
@@ -35,12 +34,11 @@ yamr_status yamr_resolved_variant(const yamr_context *ctx, yamr_op op, yamr_dtyp
     return resolve_variant(ctx, op, dtype, variant);
 }
 
-/* Writes one slot's answer to host memory. A float reduction whose best key is the bottom saw
- * only NaNs (YAMR_NAN_IGNORE): the value is that NaN (the first element), the index -1. */
+/* Writes one slot's answer to host memory. */
 static void write_result(yamr_dtype dtype, const yamr__result *r, void *value, int64_t *index)
 {
     memcpy(value, &r->value_bits, yamr_dtype_size(dtype)); /* little-endian low bytes */
-    if (index) *index = yamr__dtype_is_float(dtype) && r->key == YAMR_KEY_BOTTOM ? -1 : r->index;
+    if (index) *index = r->index;
 }
 
 /*

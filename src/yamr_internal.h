@@ -41,15 +41,14 @@ const yamr__variant_info *yamr__select_variant(const yamr_device_info *dev, yamr
 /* ---- The reduction result every backend produces. ---- */
 
 typedef struct {
-    uint64_t key;        /* the best key (yamr_keys.h) */
-    int64_t index;       /* first index holding it */
-    uint64_t value_bits; /* the element at `index`, in the low bytes */
+    int64_t index;       /* first index of the answer; -1 when a float input was all NaN
+                            under YAMR_NAN_IGNORE */
+    uint64_t value_bits; /* the answer's element (the first element when index is -1), in the
+                            low bytes */
 } yamr__result;
 
 /* Whether the dtype is a floating-point type (has NaN). */
 int yamr__dtype_is_float(yamr_dtype t);
-/* The key of element i of in[] (host memory). */
-uint64_t yamr__host_key(yamr_dtype t, const void *in, size_t i, int is_min, int nan_ignore);
 
 /* CPU backend (cpu_backend.c): any n >= 1. */
 void yamr__cpu_reduce(yamr_dtype t, int is_min, int nan_ignore, const void *in, size_t n,

@@ -1,0 +1,12 @@
+/* The vendor baseline in builds without one (AMD: Debian packages no hipCUB; CPU). */
+#include "sweep_gpu.h"
+
+int baseline_cub_available(void) { return 0; }
+
+int baseline_cub(yamr_dtype dtype, int argmax, const void *in, long long n, void *temp,
+                 size_t *temp_bytes, void *value, long long *index, void *stream)
+{
+    (void)dtype, (void)argmax, (void)in, (void)n, (void)temp, (void)temp_bytes, (void)value,
+        (void)index, (void)stream;
+    return -1;
+}

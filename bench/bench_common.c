@@ -1,0 +1,29 @@
+#include "bench_common.h"
+
+#include <stdio.h>
+
+void identity_of(const yamr_device_info *d, identity *id)
+{
+    static const char *const vendors[] = {"cpu", "nvidia", "amd"};
+    snprintf(id->vendor, sizeof id->vendor, "%s", vendors[d->vendor]);
+    snprintf(id->device, sizeof id->device, "%s", d->name);
+    for (char *c = id->device; *c; ++c)
+        if (*c == ',' || *c == '"') *c = ' ';
+    snprintf(id->arch, sizeof id->arch, "%s", d->arch);
+    id->warp_size = d->warp_size;
+    id->its = d->independent_thread_scheduling;
+}
+
+yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu)
+{
+    *on_gpu = yamr_create(ctx, device) == YAMR_SUCCESS;
+    if (!*on_gpu) {
+        yamr_status s = yamr_create(ctx, YAMR_DEVICE_CPU);
+        if (s != YAMR_SUCCESS) return s;
+    }
+    yamr_device_info info;
+    yamr_get_device_info(*ctx, &info);
+    identity_of(&info, id);
+    printf("%s\n", yamr_report(*ctx));
+    return YAMR_SUCCESS;
+}

@@ -1,0 +1,30 @@
+/* What yamr-bench's commands share: who measured (every row carries it). */
+#ifndef YAMR_BENCH_COMMON_H
+#define YAMR_BENCH_COMMON_H
+
+#include "yamr.h"
+
+#ifndef YAMR_BENCH_COMPILER
+#define YAMR_BENCH_COMPILER "unknown"
+#endif
+#ifndef YAMR_BENCH_GIT_REV
+#define YAMR_BENCH_GIT_REV "unknown"
+#endif
+
+typedef struct {
+    char vendor[16];
+    char device[256]; /* commas and quotes replaced: safe in CSV and JSON */
+    char arch[64];
+    int warp_size;
+    int its;
+} identity;
+
+void identity_of(const yamr_device_info *d, identity *id);
+
+/* Opens GPU `device`, or the CPU backend when there is none; prints the report. */
+yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu);
+
+/* yamr-bench sweep [options] */
+int run_sweep(int argc, char **argv);
+
+#endif

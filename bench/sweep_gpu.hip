@@ -1,0 +1,102 @@
+/* yamr-bench sweep, device side: event timing and input generation. */
+#include <algorithm>
+#include <vector>
+
+#include "sweep_gpu.h"
+#include "yamr_port.h"
+
+#define TRY(call)                                                                              \
+    do {                                                                                       \
+        hipError_t e_ = (call);                                                                \
+        if (e_ != hipSuccess) {                                                                \
+            snprintf(err, errlen, "%s: %s", #call, hipGetErrorString(e_));                     \
+            return 1;                                                                          \
+        }                                                                                      \
+    } while (0)
+
+extern "C" int sweep_time(sweep_call call, void *arg, int warmup, int reps, double *median_us,
+                          double *min_us, char *err, size_t errlen)
+{
+    for (int i = 0; i < warmup; ++i)
+        if (call(arg, i)) {
+            snprintf(err, errlen, "warm-up call failed");
+            return 1;
+        }
+    std::vector<hipEvent_t> ev(2 * (size_t)reps);
+    for (auto &e : ev) TRY(hipEventCreate(&e));
+    for (int i = 0; i < reps; ++i) {
+        TRY(hipEventRecord(ev[2 * i], 0));
+        if (call(arg, i)) {
+            snprintf(err, errlen, "timed call failed");
+            return 1;
+        }
+        TRY(hipEventRecord(ev[2 * i + 1], 0));
+    }
+    TRY(hipEventSynchronize(ev.back()));
+    TRY(hipGetLastError());
+    std::vector<double> us(reps);
+    for (int i = 0; i < reps; ++i) {
+        float ms = 0;
+        TRY(hipEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
+        us[i] = 1000.0 * ms;
+    }
+    for (auto &e : ev) TRY(hipEventDestroy(e));
+    std::sort(us.begin(), us.end());
+    *median_us = us[reps / 2];
+    *min_us = us[0];
+    return 0;
+}
+
+__device__ inline unsigned long long sweep_hash(unsigned long long x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+__global__ void sweep_fill_kernel(yamr_dtype dtype, void *dev, size_t n, unsigned long long seed)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        const unsigned long long h = sweep_hash(seed ^ i);
+        const float f = (float)(h >> 40) / (float)(1ull << 23) - 1.0f; /* [-1, 1) */
+        switch (dtype) {
+        case YAMR_DTYPE_F32: ((float *)dev)[i] = f; break;
+        case YAMR_DTYPE_F64: ((double *)dev)[i] = (double)(h >> 11) / (double)(1ull << 52) - 1.0; break;
+        case YAMR_DTYPE_F16: { /* binary16 of f, through its exponent: |f| < 1 */
+            const unsigned s = f < 0 ? 0x8000u : 0u;
+            const float a = fabsf(f);
+            int e;
+            const float m = frexpf(a, &e);
+            ((unsigned short *)dev)[i] = a < 6.2e-5f ? (unsigned short)s
+                                                     : (unsigned short)(s | ((e + 14) << 10) | ((unsigned)(m * 2048.0f) & 1023u));
+            break;
+        }
+        case YAMR_DTYPE_BF16: ((unsigned short *)dev)[i] = (unsigned short)(__float_as_uint(f) >> 16); break;
+        case YAMR_DTYPE_I32: ((int *)dev)[i] = (int)(h >> 32); break;
+        case YAMR_DTYPE_U32: ((unsigned *)dev)[i] = (unsigned)(h >> 32); break;
+        case YAMR_DTYPE_I64: ((long long *)dev)[i] = (long long)h; break;
+        }
+    }
+}
+
+extern "C" int sweep_fill(yamr_dtype dtype, void *dev, size_t n, unsigned long long seed, char *err,
+                          size_t errlen)
+{
+    sweep_fill_kernel<<<4096, 256>>>(dtype, dev, n, seed);
+    TRY(hipGetLastError());
+    TRY(hipDeviceSynchronize());
+    return 0;
+}
+
+extern "C" int sweep_copy(void *dst, const void *src, size_t bytes)
+{
+    return hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToDevice, 0) != hipSuccess;
+}
+
+extern "C" size_t sweep_l2_bytes(int device)
+{
+    hipDeviceProp_t p;
+    if (hipGetDeviceProperties(&p, device) != hipSuccess) return 0;
+    return (size_t)p.l2CacheSize;
+}

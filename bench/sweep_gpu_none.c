@@ -1,0 +1,31 @@
+/* yamr-bench sweep's GPU helpers in a build without a GPU backend: the sweep times the CPU. */
+#include <stdio.h>
+
+#include "sweep_gpu.h"
+
+int sweep_time(sweep_call call, void *arg, int warmup, int reps, double *median_us, double *min_us,
+               char *err, size_t errlen)
+{
+    (void)call, (void)arg, (void)warmup, (void)reps, (void)median_us, (void)min_us;
+    snprintf(err, errlen, "built without a GPU backend");
+    return 1;
+}
+
+int sweep_fill(yamr_dtype dtype, void *dev, size_t n, unsigned long long seed, char *err, size_t errlen)
+{
+    (void)dtype, (void)dev, (void)n, (void)seed;
+    snprintf(err, errlen, "built without a GPU backend");
+    return 1;
+}
+
+int sweep_copy(void *dst, const void *src, size_t bytes)
+{
+    (void)dst, (void)src, (void)bytes;
+    return 1;
+}
+
+size_t sweep_l2_bytes(int device)
+{
+    (void)device;
+    return 0;
+}
