@@ -218,7 +218,8 @@ __global__ void yamr_block_argmax_kernel(const typename yamr_dtype_traits<Dtype>
     __shared__ int first_index;
     const int tid = threadIdx.x;
     if (tid == 0) first_index = INT_MAX;
-    const Key key = tid < n ? traits::to_key(in[tid], is_min, nan_ignore) : (Key)YAMR_KEY_BOTTOM;
+    const Key key = tid < n ? traits::to_key(in[tid], yamr_key_mode_of<Key>(is_min, nan_ignore))
+                            : (Key)YAMR_KEY_BOTTOM;
 
     long long start = 0;
     if (Probe) {

@@ -4,8 +4,43 @@
 
 #include "yamr_port.h"
 
-#define YAMR_KEY_FN __host__ __device__ static inline
-#include "yamr_keys.h"
+#include "yamr_keys.h" /* YAMR_KEY_BOTTOM; the host's keys, which the device keys match */
+
+/* The two run-time choices of a key (yamr_keys.h), folded into masks once per kernel. */
+template <typename Key>
+struct yamr_key_mode {
+    Key flip;    /* all ones for MIN: its key is the complement of the MAX key */
+    Key nan_key; /* top under YAMR_NAN_PROPAGATE (NaN wins), bottom under YAMR_NAN_IGNORE */
+};
+
+template <typename Key>
+__device__ inline yamr_key_mode<Key> yamr_key_mode_of(int is_min, int nan_ignore)
+{
+    yamr_key_mode<Key> m = {is_min ? ~(Key)0 : (Key)0, nan_ignore ? (Key)0 : ~(Key)0};
+    return m;
+}
+
+/*
+ * Device keys, in as few instructions as the hot loop allows; they order elements exactly as the
+ * keys of yamr_keys.h do (the tests compare every variant with the host reference). Floats: adding
+ * +0.0 turns -0.0 into +0.0 (IEEE round-to-nearest; no other value changes, and compilers keep
+ * the add without fast-math), then the sign flip makes the bits ordered. Half types are widened to
+ * float exactly first, so their device keys are float keys.
+ */
+__device__ inline uint32_t yamr_device_key_f32(float x, const yamr_key_mode<uint32_t> &m)
+{
+    const uint32_t c = __float_as_uint(x + 0.0f);
+    const uint32_t ord = c ^ ((uint32_t)((int32_t)c >> 31) | 0x80000000u);
+    return x != x ? m.nan_key : ord ^ m.flip;
+}
+
+__device__ inline unsigned long long yamr_device_key_f64(double x,
+                                                        const yamr_key_mode<unsigned long long> &m)
+{
+    const unsigned long long c = (unsigned long long)__double_as_longlong(x + 0.0);
+    const unsigned long long ord = c ^ ((unsigned long long)((long long)c >> 63) | 0x8000000000000000ull);
+    return x != x ? m.nan_key : ord ^ m.flip;
+}
 
 template <yamr_dtype T>
 struct yamr_dtype_traits;
@@ -15,23 +50,22 @@ struct yamr_dtype_traits;
     struct yamr_dtype_traits<dtype> {                                                          \
         typedef Storage storage;                                                               \
         typedef Key key;                                                                       \
-        __device__ static inline Key to_key(Storage b, int is_min, int nan_ignore)             \
+        __device__ static inline Key to_key(Storage b, const yamr_key_mode<Key> &m)            \
         {                                                                                      \
-            (void)nan_ignore;                                                                  \
             return key_expr;                                                                   \
         }                                                                                      \
     };
 
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_F32, uint32_t, uint32_t, yamr__key_f32(b, is_min, nan_ignore))
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_F32, uint32_t, uint32_t, yamr_device_key_f32(__uint_as_float(b), m))
 YAMR_DTYPE_TRAITS(YAMR_DTYPE_F64, uint64_t, unsigned long long,
-                  yamr__key_f64(b, is_min, nan_ignore))
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_F16, uint16_t, uint32_t,
-                  yamr__key_half(b, YAMR_F16_INF, is_min, nan_ignore))
+                  yamr_device_key_f64(__longlong_as_double((long long)b), m))
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_F16, uint16_t, uint32_t, yamr_device_key_f32(yamr_half_to_float(b), m))
 YAMR_DTYPE_TRAITS(YAMR_DTYPE_BF16, uint16_t, uint32_t,
-                  yamr__key_half(b, YAMR_BF16_INF, is_min, nan_ignore))
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_I32, uint32_t, uint32_t, yamr__key_i32(b, is_min))
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_U32, uint32_t, uint32_t, yamr__key_u32(b, is_min))
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_I64, uint64_t, unsigned long long, yamr__key_i64(b, is_min))
+                  yamr_device_key_f32(__uint_as_float((uint32_t)b << 16), m))
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_I32, uint32_t, uint32_t, (b ^ 0x80000000u) ^ m.flip)
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_U32, uint32_t, uint32_t, b ^ m.flip)
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_I64, uint64_t, unsigned long long,
+                  ((unsigned long long)b ^ 0x8000000000000000ull) ^ m.flip)
 
 #undef YAMR_DTYPE_TRAITS
 

@@ -69,6 +69,9 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
     typedef typename traits::key Key;
     if (!yamr_warp_width_matches<WarpSize>()) return;
 
+    yamr_key_mode<Key> mode[Slots];
+#pragma unroll
+    for (int k = 0; k < Slots; ++k) mode[k] = yamr_key_mode_of<Key>(Slots == 2 ? k : is_min, nan_ignore);
     yamr_slots<Key, Slots> s;
 #pragma unroll
     for (int k = 0; k < Slots; ++k) {
@@ -91,12 +94,11 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
         memcpy(e, &raw, sizeof raw);
 #pragma unroll
         for (int k = 0; k < Slots; ++k) {
-            const int op = Slots == 2 ? k : is_min;
-            Key best = traits::to_key(e[0], op, nan_ignore);
+            Key best = traits::to_key(e[0], mode[k]);
             int at = 0;
 #pragma unroll
             for (int j = 1; j < per_vec; ++j) {
-                const Key key = traits::to_key(e[j], op, nan_ignore);
+                const Key key = traits::to_key(e[j], mode[k]);
                 at = key > best ? j : at;
                 best = key > best ? key : best;
             }
@@ -121,49 +123,53 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
         for (long long i = vectors * per_vec + thread; i < n; i += stride)
 #pragma unroll
             for (int k = 0; k < Slots; ++k)
-                consider(k, traits::to_key(in[i], Slots == 2 ? k : is_min, nan_ignore), i);
+                consider(k, traits::to_key(in[i], mode[k]), i);
     } else {
         for (long long i = thread; i < n; i += stride)
 #pragma unroll
             for (int k = 0; k < Slots; ++k)
-                consider(k, traits::to_key(in[i], Slots == 2 ? k : is_min, nan_ignore), i);
+                consider(k, traits::to_key(in[i], mode[k]), i);
     }
 
     yamr_block_best<Variant, Key, WarpSize, Slots>(s);
 
-    /* Publish this block's result; the last block to arrive reduces all of them. */
-    __shared__ bool last_block;
-    if (threadIdx.x == 0) {
+    /* Publish this block's result; the last block to arrive reduces all of them. A grid of one
+     * block is its own last block and skips the round trip through the workspace. */
+    if (gridDim.x > 1) {
+        __shared__ bool last_block;
+        if (threadIdx.x == 0) {
+#pragma unroll
+            for (int k = 0; k < Slots; ++k) {
+                ws.partial_key[k * ws.max_blocks + blockIdx.x] = s.key[k];
+                ws.partial_index[k * ws.max_blocks + blockIdx.x] = s.index[k];
+            }
+            __threadfence(); /* the partials are visible before the counter moves */
+            last_block = atomicAdd(ws.blocks_done, 1u) == gridDim.x - 1;
+        }
+        __syncthreads();
+        if (!last_block) return;
+        __threadfence();
+
 #pragma unroll
         for (int k = 0; k < Slots; ++k) {
-            ws.partial_key[k * ws.max_blocks + blockIdx.x] = s.key[k];
-            ws.partial_index[k * ws.max_blocks + blockIdx.x] = s.index[k];
-        }
-        __threadfence(); /* the partials are visible before the counter moves */
-        last_block = atomicAdd(ws.blocks_done, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last_block) return;
-    __threadfence();
-
-#pragma unroll
-    for (int k = 0; k < Slots; ++k) {
-        s.key[k] = (Key)YAMR_KEY_BOTTOM;
-        s.index[k] = YAMR_NO_INDEX;
-        const volatile unsigned long long *keys = ws.partial_key + k * ws.max_blocks;
-        const volatile long long *indices = ws.partial_index + k * ws.max_blocks;
-        for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-            const Key key = (Key)keys[b];
-            const long long index = indices[b];
-            /* blocks are not in index order: break ties on the index */
-            if (index != YAMR_NO_INDEX &&
-                (s.index[k] == YAMR_NO_INDEX || key > s.key[k] || (key == s.key[k] && index < s.index[k]))) {
-                s.key[k] = key;
-                s.index[k] = index;
+            s.key[k] = (Key)YAMR_KEY_BOTTOM;
+            s.index[k] = YAMR_NO_INDEX;
+            const volatile unsigned long long *keys = ws.partial_key + k * ws.max_blocks;
+            const volatile long long *indices = ws.partial_index + k * ws.max_blocks;
+            for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+                const Key key = (Key)keys[b];
+                const long long index = indices[b];
+                /* blocks are not in index order: break ties on the index */
+                if (index != YAMR_NO_INDEX && (s.index[k] == YAMR_NO_INDEX || key > s.key[k] ||
+                                               (key == s.key[k] && index < s.index[k]))) {
+                    s.key[k] = key;
+                    s.index[k] = index;
+                }
             }
         }
+        yamr_block_best<Variant, Key, WarpSize, Slots>(s);
+        if (threadIdx.x == 0) *ws.blocks_done = 0;
     }
-    yamr_block_best<Variant, Key, WarpSize, Slots>(s);
     if (threadIdx.x == 0) {
 #pragma unroll
         for (int k = 0; k < Slots; ++k) {
@@ -173,7 +179,6 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
                 *out.index[k] =
                     yamr_dtype_is_float<Dtype>() && s.key[k] == (Key)YAMR_KEY_BOTTOM ? -1 : index;
         }
-        *ws.blocks_done = 0;
     }
 }
 

@@ -21,13 +21,16 @@
 #include "yamr.h"
 
 #if defined(__HIP_PLATFORM_AMD__) || (defined(__HIP__) && !defined(__HIP_PLATFORM_NVIDIA__))
+#include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
 #define YAMR_PLATFORM_AMD 1
 #elif defined(__HIP_PLATFORM_NVIDIA__)
 #include <hip/hip_runtime.h>
+#include <cuda_fp16.h>
 #define YAMR_PLATFORM_NVIDIA 1
 #elif defined(__CUDACC__)
 #include "hip_cuda_compat.h"
+#include <cuda_fp16.h>
 #define YAMR_PLATFORM_NVIDIA 1
 #else
 #error "yamr_port.h: compile with hipcc (AMD) or nvcc (NVIDIA)"
@@ -92,6 +95,9 @@ __device__ inline bool yamr_any(yamr_lane_mask mask, bool pred)
     return __any(pred) != 0;
 #endif
 }
+
+/* IEEE binary16 bits to float, exactly (one conversion instruction on both vendors). */
+__device__ inline float yamr_half_to_float(uint16_t bits) { return __half2float(__ushort_as_half(bits)); }
 
 /* Orders shared-memory accesses among the lanes of `mask` of one warp. */
 __device__ inline void yamr_warp_sync(yamr_lane_mask mask)
