@@ -1,51 +1,72 @@
 #!/usr/bin/env bash
-# One call on the GPU machine: build from this tree, run the whole test suite, the sanitizers, the
-# race lab, and dump the racy kernels' SASS; logs and results go to $OUT (default: gpu-out/).
-#   scripts/gpu.sh [--trials N]
+# The GPU machine's work, in two calls that each fit the device tool's 10-minute limit:
+#   scripts/gpu.sh check          build from this tree, the whole test suite (GPU and long tests
+#                                 included), compute-sanitizer, and the codegen listings (SASS)
+#   scripts/gpu.sh measure [N]    the race lab (N trials, default 10000), the sweep against CUB
+#                                 for every dtype (and one size above 2^31), the batched shapes
+# Logs and results go to $OUT (default: gpu-out/), packed as one archive per call.
 # cmocka travels in .deps/root (Debian's libcmocka0 + libcmocka-dev unpacked with dpkg -x).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-gpu-out}; mkdir -p "$out"
-trials=10000; [ "${1:-}" = "--trials" ] && trials=$2
+out=${OUT:-gpu-out}; mkdir -p "$out/logs"
+mode=${1:-check}
 export LD_LIBRARY_PATH="$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 build=build/gpu
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-cmake -S . -B $build -G Ninja -DYAMR_PLATFORM=nvidia -DYAMR_CUDA_ARCHS=${YAMR_CUDA_ARCHS:-90} \
-      -DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" -DYAMR_BUILD_EXAMPLES=OFF \
-      ${YAMR_GIT_REV:+-DYAMR_GIT_REV=$YAMR_GIT_REV} > "$out/configure.log" 2>&1 \
-  || { tail -30 "$out/configure.log"; exit 1; }
-grep "yamr:" "$out/configure.log"
-cmake --build $build > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+if [ ! -x $build/bench/yamr-bench ]; then
+  cmake -S . -B $build -G Ninja -DYAMR_PLATFORM=nvidia -DYAMR_CUDA_ARCHS=${YAMR_CUDA_ARCHS:-90} \
+        -DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" ${YAMR_GIT_REV:+-DYAMR_GIT_REV=$YAMR_GIT_REV} \
+        > "$out/logs/configure.log" 2>&1 || { tail -30 "$out/logs/configure.log"; exit 1; }
+  grep "yamr:" "$out/logs/configure.log"
+  cmake --build $build > "$out/logs/build.log" 2>&1 || { tail -30 "$out/logs/build.log"; exit 1; }
+fi
 
-echo "== ctest (every test, GPU included)"
-(cd $build && ctest --output-on-failure) > "$out/ctest.log" 2>&1; rc_test=$?
-grep -E "tests passed|Skipped|Failed|checks passed" "$out/ctest.log"
-$build/test/test_semantics gpu > "$out/semantics_gpu.log" 2>&1
-grep -E "checks passed|FAILED|ERROR" "$out/semantics_gpu.log" | head -20
-
-echo "== compute-sanitizer on the GPU semantics test"
-mkdir -p "$out/logs"
-for tool in memcheck synccheck; do
-  timeout 240 compute-sanitizer --tool $tool --print-limit 20 $build/test/test_semantics gpu \
-    > "$out/logs/sanitizer-$tool.log" 2>&1
-  echo "$tool: $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-$tool.log" | tail -1);" \
-       "$(grep -cE 'checks passed' "$out/logs/sanitizer-$tool.log") variants passed;" \
-       "$(grep -E '^ERROR|FAILED' "$out/logs/sanitizer-$tool.log" | head -3 | tr '\n' ' ')"
-done
-# racecheck per variant: hazards are expected in the racy loops only
-for v in atomic warp_shuffle shared_tree racy_its auto; do
-  timeout 120 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 5 \
-    $build/test/test_semantics gpu $v > "$out/logs/racecheck-$v.log" 2>&1
-  echo "racecheck $v: $(grep -E 'RACECHECK SUMMARY' "$out/logs/racecheck-$v.log" | tail -1)" \
-       "$(grep -E 'checks passed|FAILED' "$out/logs/racecheck-$v.log" | head -2 | tr '\n' ' ')"
-done
-
-echo "== SASS of the racy kernels (float32, W32, no probe)"
-cuobjdump -sass -fun '_Z20yamr_max_racy_kernelILi32ELb0EEvPKfiP12yamr__resultP15yamr_race_probe' \
-  $build/bench/yamr-bench > "$out/logs/sass-racy.txt" 2>&1 || cuobjdump -sass $build/bench/yamr-bench > "$out/logs/sass-all.txt" 2>&1
-echo "== race lab ($trials trials)"
-$build/bench/yamr-bench report --trials "$trials" --out "$out/race" > "$out/logs/race.log" 2>&1; rc_race=$?
-grep -E "^gpu .* random " "$out/logs/race.log" | head -40
-mv "$out"/*.log "$out/logs/" 2>/dev/null
-tar -C "$out" -czf "$out/logs.tgz" logs race && rm -rf "$out/logs" "$out/race"
-echo "tests rc=$rc_test race rc=$rc_race"
+if [ "$mode" = check ]; then
+  echo "== ctest (every test, GPU and long ones included)"
+  (cd $build && ctest --output-on-failure) > "$out/logs/ctest.log" 2>&1; rc=$?
+  grep -E "tests passed|Skipped|Failed|Passed|\*\*\*" "$out/logs/ctest.log"
+  for t in test_semantics test_rows; do
+    [ -x $build/test/$t ] || continue
+    $build/test/$t gpu > "$out/logs/$t-gpu.log" 2>&1
+    echo "$t gpu: $(grep -E 'checks passed|SKIPPED \]|ERROR' "$out/logs/$t-gpu.log" | head -12 | tr '\n' ';')"
+  done
+  echo "== compute-sanitizer (GPU semantics, sizes <= 5000)"
+  export YAMR_TEST_MAX_N=5000
+  for tool in memcheck synccheck; do
+    timeout 240 compute-sanitizer --tool $tool --print-limit 20 $build/test/test_semantics gpu \
+      > "$out/logs/sanitizer-$tool.log" 2>&1
+    echo "$tool: $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-$tool.log" | tail -1);" \
+         "$(grep -cE 'checks passed' "$out/logs/sanitizer-$tool.log") variants passed;" \
+         "$(grep -E '^ERROR|FAILED' "$out/logs/sanitizer-$tool.log" | head -3 | tr '\n' ' ')"
+  done
+  for v in atomic warp_shuffle shared_tree racy_its; do
+    timeout 100 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 3 \
+      $build/test/test_semantics gpu $v > "$out/logs/racecheck-$v.log" 2>&1
+    echo "racecheck $v: $(grep -E 'RACECHECK SUMMARY' "$out/logs/racecheck-$v.log" | tail -1)" \
+         "$(grep -E 'checks passed|FAILED' "$out/logs/racecheck-$v.log" | head -2 | tr '\n' ' ')"
+  done
+  unset YAMR_TEST_MAX_N
+  echo "== codegen listings (PTX, SASS)"
+  PATH="$PATH:/usr/local/cuda/bin" scripts/codegen.sh "$out/logs/codegen" > "$out/logs/codegen.log" 2>&1
+  ls "$out/logs/codegen" | tr '\n' ' '; echo
+  echo "check rc=$rc"
+else
+  trials=${2:-10000}
+  echo "== race lab ($trials trials)"
+  $build/bench/yamr-bench report --trials "$trials" --out "$out/report" > "$out/logs/report.log" 2>&1
+  echo "report rc=$?"
+  grep -E "^gpu .* random " "$out/logs/report.log" | head -30
+  echo "== sweep, every dtype"
+  $build/bench/yamr-bench sweep --dtypes f32,f64,f16,bf16,i32,u32,i64 --out "$out/report/sweep-all" \
+    > "$out/logs/sweep-all.log" 2>&1; echo "sweep rc=$?"
+  $build/bench/yamr-bench sweep --dtypes f32 --sizes 32 --ops max,argmax --reps 20 \
+    --out "$out/report/sweep-big" > "$out/logs/sweep-big.log" 2>&1; echo "sweep big rc=$?"
+  grep -E "^(f32|copy)" "$out/logs/sweep-big.log"
+  if $build/bench/yamr-bench rows --help > /dev/null 2>&1; then
+    $build/bench/yamr-bench rows > "$out/logs/rows.log" 2>&1; echo "rows rc=$?"
+    tail -20 "$out/logs/rows.log"
+    [ -f bench/rows_torch.py ] && python3 bench/rows_torch.py > "$out/logs/rows-torch.log" 2>&1 && tail -12 "$out/logs/rows-torch.log"
+  fi
+  grep -E "^(f32|f64|f16|bf16|i32|u32|i64) " "$out/logs/sweep-all.log" | grep -E " (1024|1048576|16777216|268435456) "
+fi
+tar -C "$out" -czf "$out/$mode.tgz" logs $( [ -d "$out/report" ] && echo report ) && rm -rf "$out/logs" "$out/report"

@@ -127,16 +127,24 @@ static void check_minmax(yamr_dtype t, yamr_nan_policy p, size_t n, const char *
 }
 
 /* All dtypes x patterns x sizes x ops x policies on the current variant. */
+/* YAMR_TEST_MAX_N bounds the sizes (the sanitizer runs use it: they slow kernels 10-100x). */
+static size_t max_n(void)
+{
+    const char *env = getenv("YAMR_TEST_MAX_N");
+    return env ? (size_t)strtoull(env, NULL, 0) : MAX_N;
+}
+
 static void sweep(const char *variant)
 {
     uint64_t rng = test_seed();
+    const size_t limit = max_n();
     int ran = 0;
     for (int t = 0; t < YAMR_DTYPE_COUNT; ++t)
         for (int pat = 0; pat < PATTERN_COUNT; ++pat) {
             if (!pattern_applies((data_pattern)pat, (yamr_dtype)t)) continue;
             for (size_t si = 0; si < SIZE_COUNT; ++si) {
                 size_t n = sizes[si];
-                if (n > 5000 && pat != PATTERN_MIXED && pat != PATTERN_FEW_NAN) continue; /* time */
+                if (n > limit || (n > 5000 && pat != PATTERN_MIXED && pat != PATTERN_FEW_NAN)) continue;
                 fill_pattern((data_pattern)pat, (yamr_dtype)t, host_data, n, &rng);
                 assert_int_equal(yamr_copy_to_device(ctx, ctx_data, host_data, n * yamr_dtype_size((yamr_dtype)t)),
                                  YAMR_SUCCESS);
