@@ -14,7 +14,8 @@ static yamr_status launch_grid(yamr__gpu *gpu, const yamr__gpu_call *call, yamr_
         YAMR_HIP_TRY(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_unit, kernel,
                                                                   YAMR_GRID_THREADS, 0));
     const int aligned = ((uintptr_t)call->in % 16) == 0;
-    const long long per_thread = aligned ? (long long)(16 / sizeof(Storage)) * YAMR_GRID_UNROLL : 1;
+    const long long per_thread =
+        aligned ? (long long)(16 / sizeof(Storage)) * yamr_grid_unroll<Storage>::vectors : 1;
     const long long wanted = ((long long)call->n + per_thread * YAMR_GRID_THREADS - 1) /
                              (per_thread * YAMR_GRID_THREADS);
     long long blocks = (long long)blocks_per_unit * gpu->multiprocessors;
