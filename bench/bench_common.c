@@ -1,6 +1,8 @@
 #include "bench_common.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 void identity_of(const yamr_device_info *d, identity *id)
 {
@@ -26,4 +28,18 @@ yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu
     identity_of(&info, id);
     printf("%s\n", yamr_report(*ctx));
     return YAMR_SUCCESS;
+}
+
+int open_results(const char *prefix, FILE **csv, FILE **json)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s.csv", prefix);
+    *csv = fopen(path, "w");
+    snprintf(path, sizeof path, "%s.json", prefix);
+    *json = fopen(path, "w");
+    if (*csv && *json) return 0;
+    fprintf(stderr, "yamr-bench: cannot write %s.{csv,json}: %s\n", prefix, strerror(errno));
+    if (*csv) fclose(*csv);
+    if (*json) fclose(*json);
+    return 1;
 }

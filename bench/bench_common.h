@@ -2,6 +2,8 @@
 #ifndef YAMR_BENCH_COMMON_H
 #define YAMR_BENCH_COMMON_H
 
+#include <stdio.h>
+
 #include "yamr.h"
 
 #ifndef YAMR_BENCH_COMPILER
@@ -20,6 +22,9 @@ typedef struct {
 } identity;
 
 void identity_of(const yamr_device_info *d, identity *id);
+
+/* Opens PREFIX.csv and PREFIX.json for writing, both or neither; says why on failure. */
+int open_results(const char *prefix, FILE **csv, FILE **json);
 
 /* Opens GPU `device`, or the CPU backend when there is none; prints the report. */
 yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu);

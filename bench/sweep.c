@@ -166,17 +166,8 @@ static void print_row(const sweep_row *r)
 static int write_rows(const char *prefix, const identity *id, const sweep_row *rows, int count,
                       double copy_gbps)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s.csv", prefix);
-    FILE *csv = fopen(path, "w");
-    snprintf(path, sizeof path, "%s.json", prefix);
-    FILE *json = fopen(path, "w");
-    if (!csv || !json) {
-        fprintf(stderr, "yamr-bench sweep: cannot write %s.{csv,json}: %s\n", prefix, strerror(errno));
-        if (csv) fclose(csv);
-        if (json) fclose(json);
-        return 1;
-    }
+    FILE *csv, *json;
+    if (open_results(prefix, &csv, &json)) return 1;
     fprintf(csv, "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,dtype,op,n,impl,"
                  "median_us,min_us,gbps,pct_copy,baseline_over_impl,copy_gbps\n");
     fprintf(json, "[\n");

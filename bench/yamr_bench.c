@@ -83,17 +83,8 @@ static void write_json_row(FILE *f, const race_row *r, int last)
 
 static int write_results(const char *prefix, const race_row *rows, int count)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s.csv", prefix);
-    FILE *csv = fopen(path, "w");
-    snprintf(path, sizeof path, "%s.json", prefix);
-    FILE *json = fopen(path, "w");
-    if (!csv || !json) {
-        fprintf(stderr, "yamr-bench: cannot write %s.{csv,json}: %s\n", prefix, strerror(errno));
-        if (csv) fclose(csv);
-        if (json) fclose(json);
-        return 1;
-    }
+    FILE *csv, *json;
+    if (open_results(prefix, &csv, &json)) return 1;
     fprintf(csv, "%s\n", csv_header);
     fprintf(json, "[\n");
     for (int i = 0; i < count; ++i) {
