@@ -31,5 +31,7 @@ yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu
 
 /* yamr-bench sweep [options] */
 int run_sweep(int argc, char **argv);
+/* yamr-bench rows [options]: the batched reductions (rows.c) */
+int run_rows(int argc, char **argv);
 
 #endif

@@ -530,6 +530,7 @@ int main(int argc, char **argv)
         return run_race(&o);
     }
     if (!strcmp(argv[1], "sweep")) return run_sweep(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "rows")) return run_rows(argc - 2, argv + 2);
     if (!strcmp(argv[1], "merge")) {
         const char *dir = ".";
         int first = 2;

@@ -3,6 +3,7 @@
 #define YAMR_GPU_H
 
 #include "grid_reduce.hpp"
+#include "rows_reduce.hpp"
 #include "yamr_internal.h"
 #include "yamr_port.h"
 
@@ -17,6 +18,7 @@ struct yamr__gpu {
     yamr__result *d_result;         /* two result slots (min+max) on the device */
     yamr__result *h_result;         /* and their pinned host copy */
     yamr_grid_workspace workspace;  /* owned for the context's lifetime: no allocation per call */
+    yamr_rows_workspace rows_workspace; /* the batched split shape's partials and row counters */
 };
 
 /* Records the runtime's message and returns the status for a failed runtime call. */

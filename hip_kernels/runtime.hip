@@ -4,7 +4,8 @@
 
 #include "gpu.h"
 
-/* The context's device memory: result slots, their pinned host copy, the grid workspace. */
+/* The context's device memory: result slots, their pinned host copy, the grid workspace and the
+ * batched split workspace. */
 static yamr_status yamr__gpu_own_memory(yamr__gpu *g, int max_blocks, char *err, size_t errlen)
 {
     YAMR_HIP_TRY(hipMalloc((void **)&g->d_result, 2 * sizeof(yamr__result)));
@@ -15,6 +16,12 @@ static yamr_status yamr__gpu_own_memory(yamr__gpu *g, int max_blocks, char *err,
     YAMR_HIP_TRY(hipMalloc((void **)&w->partial_index, 2 * (size_t)max_blocks * sizeof *w->partial_index));
     YAMR_HIP_TRY(hipMalloc((void **)&w->blocks_done, sizeof *w->blocks_done));
     YAMR_HIP_TRY(hipMemset(w->blocks_done, 0, sizeof *w->blocks_done));
+    yamr_rows_workspace *r = &g->rows_workspace;
+    const size_t partials = YAMR__ROWS_SPLIT_MAX_PARTIALS, rows = YAMR__ROWS_SPLIT_MAX_ROWS;
+    YAMR_HIP_TRY(hipMalloc((void **)&r->partial_a, partials * sizeof *r->partial_a));
+    YAMR_HIP_TRY(hipMalloc((void **)&r->partial_b, partials * sizeof *r->partial_b));
+    YAMR_HIP_TRY(hipMalloc((void **)&r->rows_done, rows * sizeof *r->rows_done));
+    YAMR_HIP_TRY(hipMemset(r->rows_done, 0, rows * sizeof *r->rows_done));
     return YAMR_SUCCESS;
 }
 
@@ -70,6 +77,9 @@ extern "C" void yamr__gpu_close(yamr__gpu *gpu)
     (void)hipFree(gpu->workspace.partial_key);
     (void)hipFree(gpu->workspace.partial_index);
     (void)hipFree(gpu->workspace.blocks_done);
+    (void)hipFree(gpu->rows_workspace.partial_a);
+    (void)hipFree(gpu->rows_workspace.partial_b);
+    (void)hipFree(gpu->rows_workspace.rows_done);
     free(gpu);
 }
 

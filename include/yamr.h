@@ -199,6 +199,121 @@ YAMR_DECLARE_TYPED(u32, uint32_t)
 YAMR_DECLARE_TYPED(i64, int64_t)
 #undef YAMR_DECLARE_TYPED
 
+/*
+ * Batched reductions: one answer per row of a matrix, or per segment of an array.
+ *
+ * Each row (or segment) is reduced with the semantics above: the first index on ties, -0.0 ==
+ * +0.0 with the element at the first index reported, the context's NaN policy (a row of NaNs
+ * only, under YAMR_NAN_IGNORE, gives a NaN value and index -1). Indices count elements from the
+ * start of their row or segment.
+ *
+ * Memory: `in`, `offsets` and every output live in the memory the context computes on (device
+ * memory of its GPU; host memory for a YAMR_DEVICE_CPU context), for the synchronous and the
+ * `_async` forms alike, since a batched result is an array. A synchronous call returns when the
+ * outputs are written; an `_async` call returns at once and writes them in stream order on the
+ * context's stream (on the CPU both run to completion before returning). `in` and the outputs
+ * are aligned for their types.
+ *
+ * Failure writes nothing: every argument is checked before any work starts. Contents that a
+ * call cannot check without reading device memory (offsets, the data) are the caller's to get
+ * right; no value of them makes a kernel read outside the segments they describe.
+ *
+ * Shapes: a GPU call picks one of three kernel shapes from the row length, the row count and the
+ * device (a warp per row for short rows, or a group of 8 lanes per row for rows of at most 128
+ * elements; a block per row; several blocks per row when the rows are too few to fill the
+ * device). yamr_report() names the last shape picked on the context and why;
+ * yamr_rows_shape_for() says which one a call would get. Reductions do not depend on the shape.
+ */
+
+typedef enum {
+    YAMR_ROWS_WARP_PER_ROW = 0, /**< one warp (wavefront) reduces a row; short rows */
+    YAMR_ROWS_BLOCK_PER_ROW,    /**< one block reduces a row */
+    YAMR_ROWS_BLOCKS_PER_ROW    /**< several blocks split each row; few long rows */
+} yamr_rows_shape;
+#define YAMR_ROWS_SHAPE_COUNT 3
+
+/** "warp_per_row", "block_per_row", "blocks_per_row"; "invalid" for a value out of range. */
+YAMR_API const char *yamr_rows_shape_name(yamr_rows_shape shape);
+
+/**
+ * The kernel shape yamr_reduce_rows() and yamr_softmax_stats_rows() would use on ctx for `rows`
+ * rows of `cols` elements, without running anything. YAMR_ERROR_UNSUPPORTED on a CPU context
+ * (it reduces one row after another); YAMR_ERROR_INVALID_VALUE for NULLs or a zero count.
+ */
+YAMR_API yamr_status yamr_rows_shape_for(const yamr_context *ctx, size_t rows, size_t cols,
+                                         yamr_rows_shape *shape);
+
+/**
+ * Row-wise reduction of a row-major `rows` x `cols` matrix of `dtype` whose row r starts at
+ * element r * ld of `in` (ld >= cols; the elements between cols and ld are never read).
+ * `values`: `rows` elements of `dtype`, the answer for each row. `indices`: `rows` int64_t, the
+ * answer's index within its row (-1 for a row of NaNs only under YAMR_NAN_IGNORE); may be NULL
+ * for MAX/MIN, required for ARGMAX/ARGMIN.
+ * YAMR_ERROR_INVALID_VALUE: a NULL context, `in` or `values`, a NULL `indices` for ARGMAX/ARGMIN,
+ * rows == 0, cols == 0, ld < cols, a matrix whose size overflows size_t, or an enum out of range.
+ */
+YAMR_API yamr_status yamr_reduce_rows(yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                                      const void *in, size_t rows, size_t cols, size_t ld,
+                                      void *values, int64_t *indices);
+/** yamr_reduce_rows() in stream order on the context's stream; returns at once. */
+YAMR_API yamr_status yamr_reduce_rows_async(yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                                            const void *in, size_t rows, size_t cols, size_t ld,
+                                            void *values, int64_t *indices);
+
+/**
+ * Segmented reduction over CSR-style offsets: segment s is in[offsets[s] .. offsets[s + 1]).
+ * `offsets`: `segments` + 1 non-decreasing int64_t element offsets into `in` (offsets[0] need not
+ * be 0). `values` and `indices`: `segments` entries, as for yamr_reduce_rows(); an index counts
+ * from the start of its segment.
+ * An empty segment (offsets[s + 1] <= offsets[s]; a decreasing pair counts as empty) has no
+ * answer and says so without an undefined value: its index is -1 and its value is the canonical
+ * quiet NaN of a float dtype (f32 0x7fc00000, f64 0x7ff8000000000000, f16 0x7e00, bf16 0x7fc0)
+ * or 0 for an integer dtype. (A float segment of NaNs only, under YAMR_NAN_IGNORE, also gives a
+ * NaN and -1, with the NaN's own bits.)
+ * YAMR_ERROR_INVALID_VALUE: as for yamr_reduce_rows(), with `offsets` NULL or segments == 0 in
+ * place of the matrix checks.
+ * GPU shapes: with few segments (fewer than two per multiprocessor) several blocks split each
+ * segment. Otherwise each segment goes to the smallest team it fits, decided per segment on the
+ * device (the offsets are device memory; the host does not read them): a group of 8 lanes up to
+ * 128 elements, a warp up to 16 elements per lane, else the whole block.
+ */
+YAMR_API yamr_status yamr_reduce_segments(yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                                          const void *in, const int64_t *offsets, size_t segments,
+                                          void *values, int64_t *indices);
+/** yamr_reduce_segments() in stream order on the context's stream; returns at once. */
+YAMR_API yamr_status yamr_reduce_segments_async(yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                                                const void *in, const int64_t *offsets,
+                                                size_t segments, void *values, int64_t *indices);
+
+/**
+ * Softmax statistics of each row in one read of the data: row_max[r] = the largest element of
+ * row r and row_sum[r] = sum over the row of exp(x - row_max[r]), so that softmax(x) =
+ * exp(x - row_max) / row_sum and logsumexp = row_max + log(row_sum). `dtype` is YAMR_DTYPE_F32
+ * (float outputs, float arithmetic on the GPU) or YAMR_DTYPE_F64 (double); `in`, rows, cols and
+ * ld as for yamr_reduce_rows(); row_max and row_sum: `rows` elements of `dtype` each.
+ * Each thread keeps a running (max, sum) and merges them as m = max(m1, m2),
+ * s = s1 * exp(m1 - m) + s2 * exp(m2 - m), so row_sum agrees with a two-pass computation in
+ * exact arithmetic to rounding, not bit for bit across backends or shapes (the tests allow 1e-5
+ * relative for float, 1e-12 for double). row_max is an element of the row; when the maximum is
+ * zero it may be -0.0 or +0.0 (which compare equal), whichever a merge kept.
+ * Special values (exp(x - max) is taken as exactly 1 for an element equal to the maximum, so
+ * row_sum >= 1 whenever an element counts):
+ *  - YAMR_NAN_PROPAGATE: a row holding a NaN gives row_max NaN and row_sum NaN.
+ *    YAMR_NAN_IGNORE: NaNs are skipped; a row of NaNs only gives row_max NaN and row_sum 0.
+ *  - A row holding +inf: row_max +inf and row_sum the number of +inf elements (logsumexp +inf).
+ *  - A row of -inf only: row_max -inf and row_sum cols (logsumexp -inf).
+ *  - Otherwise -inf elements contribute 0.
+ * YAMR_ERROR_UNSUPPORTED for any other dtype in range; YAMR_ERROR_INVALID_VALUE as for
+ * yamr_reduce_rows() (row_max and row_sum are both required).
+ */
+YAMR_API yamr_status yamr_softmax_stats_rows(yamr_context *ctx, yamr_dtype dtype, const void *in,
+                                             size_t rows, size_t cols, size_t ld, void *row_max,
+                                             void *row_sum);
+/** yamr_softmax_stats_rows() in stream order on the context's stream; returns at once. */
+YAMR_API yamr_status yamr_softmax_stats_rows_async(yamr_context *ctx, yamr_dtype dtype,
+                                                   const void *in, size_t rows, size_t cols,
+                                                   size_t ld, void *row_max, void *row_sum);
+
 #ifdef __cplusplus
 }
 #endif

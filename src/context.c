@@ -118,5 +118,7 @@ const char *yamr_report(yamr_context *ctx)
         yamr__select_variant(d, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, &reason);
     append(out, cap, &used, "AUTO picks:  %s (%s)\n", pick ? pick->name : "the CPU backend",
            reason);
+    append(out, cap, &used, "batched:     %s\n",
+           ctx->batch_note[0] ? ctx->batch_note : "no batched call yet");
     return out;
 }

@@ -12,6 +12,7 @@ struct yamr_context {
     yamr_nan_policy nan_policy;
     char error[512];   /* the last device runtime message */
     char report[4096]; /* yamr_report()'s text */
+    char batch_note[320]; /* the last batched call's kernel shape and why (rows.c) */
 };
 
 #endif /* YAMR_CONTEXT_H */

@@ -45,3 +45,23 @@ yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream)
     (void)gpu, (void)stream;
     return YAMR_ERROR_NO_DEVICE;
 }
+
+yamr_status yamr__gpu_rows(yamr__gpu *gpu, const yamr__gpu_batch *call, char *err, size_t errlen)
+{
+    (void)gpu, (void)call, (void)err, (void)errlen;
+    return YAMR_ERROR_NO_DEVICE;
+}
+
+yamr_status yamr__gpu_segments(yamr__gpu *gpu, const yamr__gpu_batch *call, char *err,
+                               size_t errlen)
+{
+    (void)gpu, (void)call, (void)err, (void)errlen;
+    return YAMR_ERROR_NO_DEVICE;
+}
+
+yamr_status yamr__gpu_softmax_stats(yamr__gpu *gpu, const yamr__gpu_batch *call, char *err,
+                                    size_t errlen)
+{
+    (void)gpu, (void)call, (void)err, (void)errlen;
+    return YAMR_ERROR_NO_DEVICE;
+}

@@ -86,6 +86,77 @@ yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call, yamr__r
                              char *err, size_t errlen);
 yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream);
 
+/* ---- Batched reductions (rows.c; hip_kernels/rows_reduce.hip). ---- */
+
+/* Threads per block of every batched kernel. */
+#define YAMR__ROWS_THREADS 256
+/* Rows no longer than this many elements per lane of a warp get a warp each. */
+#define YAMR__ROWS_WARP_MAX_PER_LANE 8
+/* Rows or segments are "too few to fill the device" below this many per multiprocessor. */
+#define YAMR__ROWS_FEW_PER_UNIT 2
+/* A split block reads at least this many elements (so 2 * this is the shortest split row). */
+#define YAMR__ROWS_SPLIT_MIN_PER_BLOCK 2048
+/* Blocks a split aims for per multiprocessor, all rows together. */
+#define YAMR__ROWS_SPLIT_BLOCKS_PER_UNIT 4
+/* The split workspace a GPU context owns: a counter per row, a partial result per block. */
+#define YAMR__ROWS_SPLIT_MAX_ROWS 4096
+#define YAMR__ROWS_SPLIT_MAX_BLOCKS_PER_ROW 256
+#define YAMR__ROWS_SPLIT_MAX_PARTIALS 16384 /* rows x blocks per row, all rows together */
+/* In the warp shape, a row (segment) of at most GROUP_LANES * GROUP_COUNT elements takes a group
+ * of GROUP_LANES lanes, a longer one the whole warp; a segment longer than
+ * SEGMENT_WARP_MAX_PER_LANE elements per lane of a warp is reduced by the whole block. */
+#define YAMR__ROWS_GROUP_LANES 8
+#define YAMR__ROWS_GROUP_COUNT 16
+#define YAMR__SEGMENT_WARP_MAX_PER_LANE 16
+
+/* What an empty segment yields (yamr.h): index -1 and the canonical quiet NaN of a float dtype,
+ * 0 for an integer dtype. */
+#define YAMR__QUIET_NAN_F32 0x7fc00000u
+#define YAMR__QUIET_NAN_F64 0x7ff8000000000000ull
+#define YAMR__QUIET_NAN_F16 0x7e00u
+#define YAMR__QUIET_NAN_BF16 0x7fc0u
+uint64_t yamr__empty_value_bits(yamr_dtype t);
+
+/*
+ * The kernel shape for `rows` rows of `cols` elements on a device with these facts (pure: the
+ * tests call it with made-up devices). Warp per row when a row is at most
+ * YAMR__ROWS_WARP_MAX_PER_LANE elements per lane; several blocks per row when the rows are fewer
+ * than YAMR__ROWS_FEW_PER_UNIT per multiprocessor, at most YAMR__ROWS_SPLIT_MAX_ROWS, and long
+ * enough for two blocks; else a block per row.
+ */
+yamr_rows_shape yamr__rows_shape(size_t rows, size_t cols, int multiprocessors, int warp_size);
+/* Blocks per row of a BLOCKS_PER_ROW shape (>= 2, within the workspace); 1 for other shapes.
+ * cols == 0 means "unknown" (segments): only the row count and the workspace decide. */
+int yamr__rows_blocks_per_row(size_t rows, size_t cols, int multiprocessors);
+/* The shape of a segmented call: BLOCKS_PER_ROW for few segments, else WARP_PER_ROW (the
+ * segment kernel, which hands long segments to the whole block). */
+yamr_rows_shape yamr__segments_shape(size_t segments, int multiprocessors);
+
+typedef enum { YAMR__BATCH_ROWS = 0, YAMR__BATCH_SEGMENTS, YAMR__BATCH_SOFTMAX } yamr__batch_kind;
+
+/* One batched call for the GPU backend. Every pointer is device memory. */
+typedef struct {
+    yamr__batch_kind kind;
+    yamr_dtype dtype;
+    int is_min;
+    int nan_ignore;
+    const void *in;
+    size_t rows;              /* rows, or segments */
+    size_t cols, ld;          /* rows and softmax */
+    const int64_t *offsets;   /* segments: rows + 1 entries */
+    yamr_rows_shape shape;
+    int blocks_per_row;       /* BLOCKS_PER_ROW: >= 2 */
+    void *values;             /* reductions: values; softmax: row_max */
+    void *second;             /* reductions: int64_t indices or NULL; softmax: row_sum */
+    int synchronous;          /* wait on the stream before returning */
+} yamr__gpu_batch;
+
+yamr_status yamr__gpu_rows(yamr__gpu *gpu, const yamr__gpu_batch *call, char *err, size_t errlen);
+yamr_status yamr__gpu_segments(yamr__gpu *gpu, const yamr__gpu_batch *call, char *err,
+                               size_t errlen);
+yamr_status yamr__gpu_softmax_stats(yamr__gpu *gpu, const yamr__gpu_batch *call, char *err,
+                                    size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

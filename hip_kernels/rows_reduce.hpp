@@ -1,0 +1,560 @@
+/*
+ * Batched reductions: one answer per row of a matrix or per segment of an array, in three kernel
+ * shapes (the host picks one per call: src/rows.c, yamr__rows_shape()).
+ *
+ *  - yamr_rows_warp_kernel: a warp (or a group of 8 lanes) per row. Rows are short, so a block
+ *    holds many and shuffles finish each one with no barrier. For segments (LongToBlock), a
+ *    segment too long for one warp is left by its warp and reduced by the whole block after the
+ *    warps' turn; the choice is made per segment from the offsets.
+ *  - yamr_rows_block_kernel: a block per row, reduced with shuffles then one warp over the
+ *    per-warp results.
+ *  - yamr_rows_split_kernel: several blocks per row for few long rows. Each block reduces a chunk
+ *    into the context's workspace; the last block of a row to finish (a per-row counter it resets
+ *    for the next launch) merges the row's partials and writes the answer.
+ *
+ * What is reduced is an accumulator (Acc): yamr_rows_best, the (key, first index, element) of the
+ * order-preserving keys of yamr_keys.h, for max / min / argmax / argmin; or yamr_softmax_acc, the
+ * running (max, sum of exp(x - max)) of the online softmax. Each thread visits its elements in
+ * increasing index order, so a strictly larger key keeps the first index; merges between threads
+ * and blocks break key ties on the index. No step depends on which warp or block runs when, so
+ * results are identical from run to run.
+ */
+#ifndef YAMR_ROWS_REDUCE_HPP
+#define YAMR_ROWS_REDUCE_HPP
+
+#include <limits.h>
+
+#include <type_traits>
+
+#include "dtype_traits.hpp"
+#include "yamr_internal.h"
+
+#define YAMR_ROWS_NO_INDEX LLONG_MAX /* a thread that saw no element; loses every tie */
+#define YAMR_ROWS_WARP_UNROLL 2 /* 16-byte loads in flight per lane, warp shape, long rows */
+#define YAMR_ROWS_BLOCK_UNROLL 4 /* and per thread, block shapes */
+
+/* The split shape's device memory, owned by the context (runtime.hip). */
+struct yamr_rows_workspace {
+    unsigned long long *partial_a; /* [YAMR__ROWS_SPLIT_MAX_PARTIALS]: a key, or a max's bits */
+    unsigned long long *partial_b; /* an index, or a sum's bits */
+    unsigned int *rows_done; /* [YAMR__ROWS_SPLIT_MAX_ROWS], 0 between launches */
+};
+
+/* Everything a batched kernel needs besides the input and the layout. */
+struct yamr_batch_args {
+    int is_min, nan_ignore;
+    int vectorize; /* `in` is aligned to its element: 16-byte loads between boundaries */
+    int blocks_per_row; /* split shape */
+    void *out_a; /* values, or row maxima: one element per row */
+    void *out_b; /* int64 indices (may be NULL), or row sums */
+    yamr_rows_workspace ws;
+};
+
+/* ---- Layouts: where row r starts and how long it is. ---- */
+
+struct yamr_matrix_layout {
+    long long ld, cols;
+    __device__ inline void extent(long long r, long long &begin, long long &length) const
+    {
+        begin = r * ld;
+        length = cols;
+    }
+};
+
+/* A decreasing pair of offsets is an empty segment: no element outside [begin, end) is read. */
+struct yamr_segment_layout {
+    const long long *offsets;
+    __device__ inline void extent(long long s, long long &begin, long long &length) const
+    {
+        begin = offsets[s];
+        const long long end = offsets[s + 1];
+        length = end > begin ? end - begin : 0;
+    }
+};
+
+/* ---- The scan: every element of a row that one thread owns, in increasing index order. ---- */
+
+/*
+ * Thread `lane` of `lanes` visits elements lane, lane + lanes, ... of p[0, n), with index
+ * `first` + i. With `vectorize`, the elements from the first 16-byte boundary to the last are
+ * read as 16-byte vectors (lane owns vectors lane, lane + lanes, ...), the few before the boundary
+ * and after the last vector one by one: head, vectors, tail come in that index order, so each
+ * thread's indices increase.
+ */
+template <typename Storage, int Unroll, typename Acc>
+__device__ inline void yamr_rows_scan(const Storage *__restrict__ p, long long n, long long first,
+                                      int lane, int lanes, int vectorize, Acc &acc)
+{
+    constexpr int per_vec = 16 / sizeof(Storage);
+    long long head = n;
+    if (vectorize) {
+        const int misaligned = (int)(((uintptr_t)p / sizeof(Storage)) % per_vec);
+        head = misaligned ? per_vec - misaligned : 0;
+        if (head > n) head = n;
+    }
+    for (long long i = lane; i < head; i += lanes) acc.element(p[i], first + i);
+    if (head == n) return;
+    const uint4 *vec = (const uint4 *)(p + head);
+    const long long vectors = (n - head) / per_vec;
+    long long v = lane;
+    for (; v + (long long)(Unroll - 1) * lanes < vectors; v += (long long)Unroll * lanes) {
+        uint4 raw[Unroll];
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) raw[u] = vec[v + u * lanes];
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u)
+            acc.vector(raw[u], first + head + (v + u * lanes) * per_vec);
+    }
+    for (; v < vectors; v += lanes) acc.vector(vec[v], first + head + v * per_vec);
+    for (long long i = head + vectors * per_vec + lane; i < n; i += lanes)
+        acc.element(p[i], first + i);
+}
+
+/*
+ * A short row, n <= Count * lanes: thread `lane` loads its elements lane, lane + lanes, ... all
+ * before it uses any, so the row costs one memory round trip (the general scan's head, vectors
+ * and tail would cost up to three, one after the other). Loads of consecutive lanes are adjacent.
+ */
+template <int Count, typename Storage, typename Acc>
+__device__ inline void yamr_rows_scan_short(const Storage *__restrict__ p, long long n, int lane,
+                                            int lanes, Acc &acc)
+{
+    Storage v[Count];
+#pragma unroll
+    for (int k = 0; k < Count; ++k) {
+        const long long i = lane + (long long)k * lanes;
+        v[k] = i < n ? p[i] : (Storage)0;
+    }
+#pragma unroll
+    for (int k = 0; k < Count; ++k) {
+        const long long i = lane + (long long)k * lanes;
+        if (i < n) acc.element(v[k], i);
+    }
+}
+
+/* ---- Accumulators ---- */
+
+template <yamr_dtype Dtype>
+__device__ inline typename yamr_dtype_traits<Dtype>::storage yamr_empty_value()
+{
+    switch (Dtype) {
+    case YAMR_DTYPE_F32: return (typename yamr_dtype_traits<Dtype>::storage)YAMR__QUIET_NAN_F32;
+    case YAMR_DTYPE_F64: return (typename yamr_dtype_traits<Dtype>::storage)YAMR__QUIET_NAN_F64;
+    case YAMR_DTYPE_F16: return (typename yamr_dtype_traits<Dtype>::storage)YAMR__QUIET_NAN_F16;
+    case YAMR_DTYPE_BF16: return (typename yamr_dtype_traits<Dtype>::storage)YAMR__QUIET_NAN_BF16;
+    default: return 0;
+    }
+}
+
+/* Max / min / argmax / argmin: the best key, the first index holding it and that element's bits
+ * (carried along, so that writing the answer needs no second read of the row). The identity is
+ * (bottom key, YAMR_ROWS_NO_INDEX), which every element beats or ties with a smaller index. */
+template <yamr_dtype Dtype>
+struct yamr_rows_best {
+    typedef yamr_dtype_traits<Dtype> traits;
+    typedef typename traits::storage storage;
+    typedef typename traits::key Key;
+    /* what a shuffle moves the element's bits as */
+    typedef typename std::conditional<sizeof(storage) == 8, unsigned long long, unsigned>::type
+        bits_word;
+    yamr_key_mode<Key> mode;
+    Key key;
+    long long index;
+    storage bits;
+
+    __device__ static inline yamr_rows_best identity(const yamr_batch_args &a)
+    {
+        yamr_rows_best b;
+        b.mode = yamr_key_mode_of<Key>(a.is_min, a.nan_ignore);
+        b.clear();
+        return b;
+    }
+    __device__ inline void clear()
+    {
+        key = (Key)YAMR_KEY_BOTTOM;
+        index = YAMR_ROWS_NO_INDEX;
+        bits = 0;
+    }
+    /* Within a thread: indices arrive in increasing order, so only a larger key replaces. */
+    __device__ inline void consider(Key k, long long i, storage b)
+    {
+        if (k > key || index == YAMR_ROWS_NO_INDEX) {
+            key = k;
+            index = i;
+            bits = b;
+        }
+    }
+    __device__ inline void element(storage b, long long i)
+    {
+        consider(traits::to_key(b, mode), i, b);
+    }
+    /* The best of a vector in key arithmetic first, then one 64-bit index update. */
+    __device__ inline void vector(const uint4 raw, long long first)
+    {
+        constexpr int per_vec = 16 / sizeof(storage);
+        storage e[per_vec];
+        memcpy(e, &raw, sizeof raw);
+        Key best = traits::to_key(e[0], mode);
+        storage best_bits = e[0];
+        int at = 0;
+#pragma unroll
+        for (int j = 1; j < per_vec; ++j) {
+            const Key k = traits::to_key(e[j], mode);
+            const bool above = k > best;
+            at = above ? j : at;
+            best_bits = above ? e[j] : best_bits;
+            best = above ? k : best;
+        }
+        consider(best, first + at, best_bits);
+    }
+    /* Between threads or blocks: ties go to the smaller index. */
+    __device__ inline void take(Key k, long long i, storage b)
+    {
+        if (k > key || (k == key && i < index)) {
+            key = k;
+            index = i;
+            bits = b;
+        }
+    }
+    /* Lane 0 of every group of Lanes lanes gets its group's merge (Lanes = WarpSize: the warp's). */
+    template <int WarpSize, int Lanes = WarpSize>
+    __device__ inline void warp_merge()
+    {
+#pragma unroll
+        for (int d = Lanes / 2; d > 0; d /= 2) {
+            const Key k = yamr_shfl_down<WarpSize>(key, d);
+            const long long i = yamr_shfl_down<WarpSize>(index, d);
+            const storage b = (storage)yamr_shfl_down<WarpSize>((bits_word)bits, d);
+            take(k, i, b);
+        }
+    }
+    /* Partials (split shape) hold the key and the index; the row's last block reads the bits of
+     * the winner again (reload). */
+    __device__ inline void to_partial(unsigned long long &a, unsigned long long &b) const
+    {
+        a = key;
+        b = (unsigned long long)index;
+    }
+    __device__ inline void take_partial(unsigned long long a, unsigned long long b)
+    {
+        take((Key)a, (long long)b, 0);
+    }
+    __device__ inline void reload(const storage *row)
+    {
+        if (index != YAMR_ROWS_NO_INDEX) bits = row[index];
+    }
+    /* Row r's answer: the element at the index; -1 for NaNs only (float, ignore) or no element. */
+    __device__ inline void write(long long r, const yamr_batch_args &a) const
+    {
+        const bool none = index == YAMR_ROWS_NO_INDEX;
+        ((storage *)a.out_a)[r] = none ? yamr_empty_value<Dtype>() : bits;
+        if (a.out_b)
+            ((long long *)a.out_b)[r] =
+                none || (yamr_dtype_is_float<Dtype>() && key == (Key)YAMR_KEY_BOTTOM) ? -1 : index;
+    }
+};
+
+__device__ inline float yamr_exp(float x) { return expf(x); }
+__device__ inline double yamr_exp(double x) { return exp(x); }
+
+/*
+ * Online softmax statistics: m, the largest element so far, and s, the sum of exp(x - m) over
+ * the elements so far. exp(x - m) is taken as exactly 1 when x == m, which defines the infinite
+ * cases (yamr.h): an element equal to the maximum always counts 1, so s >= 1 once any element
+ * counted, and s == 0 means none did (NaNs only, ignored). Identity: (-inf, 0). Under
+ * YAMR_NAN_PROPAGATE a NaN makes (NaN, NaN), which no later element or merge changes.
+ */
+template <typename T>
+struct yamr_softmax_acc {
+    typedef typename std::conditional<sizeof(T) == 4, uint32_t, uint64_t>::type storage;
+    T m, s;
+    int nan_ignore;
+
+    __device__ static inline yamr_softmax_acc identity(const yamr_batch_args &a)
+    {
+        yamr_softmax_acc acc;
+        acc.nan_ignore = a.nan_ignore;
+        acc.clear();
+        return acc;
+    }
+    __device__ inline void clear()
+    {
+        m = -(T)INFINITY;
+        s = 0;
+    }
+    __device__ static inline T weight(T x, T max) { return x == max ? (T)1 : yamr_exp(x - max); }
+    __device__ inline void add(T x)
+    {
+        if (x != x) {
+            if (!nan_ignore) m = s = x;
+            return;
+        }
+        if (x > m) {
+            s = s * yamr_exp(m - x) + (T)1; /* m = -inf: exp(-inf) = 0 drops the -inf elements */
+            m = x;
+        } else {
+            s += weight(x, m); /* m NaN: s stays NaN */
+        }
+    }
+    __device__ inline void element(storage b, long long) { add(to_value(b)); }
+    /* One rescale per vector: the vector's maximum first (NaNs go the one-by-one way). */
+    __device__ inline void vector(const uint4 raw, long long)
+    {
+        constexpr int per_vec = 16 / sizeof(storage);
+        storage e[per_vec];
+        memcpy(e, &raw, sizeof raw);
+        T x[per_vec];
+        bool nan = false;
+        T vmax = to_value(e[0]);
+#pragma unroll
+        for (int j = 0; j < per_vec; ++j) {
+            x[j] = to_value(e[j]);
+            nan |= x[j] != x[j];
+            vmax = x[j] > vmax ? x[j] : vmax;
+        }
+        if (nan || m != m) {
+#pragma unroll
+            for (int j = 0; j < per_vec; ++j) add(x[j]);
+            return;
+        }
+        if (vmax > m) {
+            s *= yamr_exp(m - vmax);
+            m = vmax;
+        }
+#pragma unroll
+        for (int j = 0; j < per_vec; ++j) s += weight(x[j], m);
+    }
+    __device__ inline void take(T m2, T s2)
+    {
+        if (m != m) return;
+        if (m2 != m2) {
+            m = m2;
+            s = s2;
+            return;
+        }
+        const T top = m2 > m ? m2 : m;
+        s = s * weight(m, top) + s2 * weight(m2, top);
+        m = top;
+    }
+    template <int WarpSize, int Lanes = WarpSize>
+    __device__ inline void warp_merge()
+    {
+#pragma unroll
+        for (int d = Lanes / 2; d > 0; d /= 2) {
+            const T m2 = yamr_shfl_down<WarpSize>(m, d);
+            const T s2 = yamr_shfl_down<WarpSize>(s, d);
+            take(m2, s2);
+        }
+    }
+    __device__ static inline T to_value(storage b)
+    {
+        T x;
+        memcpy(&x, &b, sizeof x);
+        return x;
+    }
+    __device__ inline void to_partial(unsigned long long &a, unsigned long long &b) const
+    {
+        storage mb, sb;
+        memcpy(&mb, &m, sizeof m);
+        memcpy(&sb, &s, sizeof s);
+        a = mb;
+        b = sb;
+    }
+    __device__ inline void take_partial(unsigned long long a, unsigned long long b)
+    {
+        take(to_value((storage)a), to_value((storage)b));
+    }
+    __device__ inline void reload(const storage *) {}
+    __device__ inline void write(long long r, const yamr_batch_args &a) const
+    {
+        ((T *)a.out_a)[r] = s == (T)0 ? (T)NAN : m; /* no element counted: NaNs only, ignored */
+        ((T *)a.out_b)[r] = s;
+    }
+};
+
+/* ---- Block-wide merge ---- */
+
+/* Merges every thread's accumulator into thread 0's. Ends with a barrier, so that a block may
+ * call it again at once (for its next row). blockDim.x == YAMR__ROWS_THREADS. */
+template <int WarpSize, typename Acc>
+__device__ inline void yamr_block_merge(Acc &acc)
+{
+    constexpr int warps = YAMR__ROWS_THREADS / WarpSize;
+    __shared__ Acc per_warp[warps];
+    const int lane = threadIdx.x % WarpSize, warp = threadIdx.x / WarpSize;
+    acc.template warp_merge<WarpSize>();
+    if (lane == 0) per_warp[warp] = acc;
+    __syncthreads(); /* every warp's result is in per_warp */
+    if (warp == 0) {
+        if (lane < warps)
+            acc = per_warp[lane];
+        else
+            acc.clear(); /* the identity */
+        acc.template warp_merge<WarpSize>();
+    }
+    __syncthreads(); /* per_warp is free for the next call */
+}
+
+/* ---- Kernels ---- */
+
+/*
+ * The warp shape: each block takes YAMR_ROWS_PER_WARP_BLOCK consecutive rows (segments) per
+ * round, one per group of YAMR_ROWS_GROUP_LANES lanes, and every row goes to the smallest of
+ * three teams that it fits:
+ *  1. its group, for rows of at most YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT elements:
+ *     the groups of a warp reduce their rows side by side (one memory round trip for all);
+ *  2. the whole warp, for longer rows up to `warp_count` elements per lane, one after another;
+ *  3. (LongToBlock, segments) the whole block, for longer segments, one after another.
+ * Rows of a matrix all have one length, so they all take one team; segments choose each their
+ * own from the offsets. Rounds stride over the grid.
+ */
+#define YAMR_ROWS_GROUP_LANES YAMR__ROWS_GROUP_LANES
+#define YAMR_ROWS_GROUP_COUNT YAMR__ROWS_GROUP_COUNT
+#define YAMR_ROWS_PER_WARP_BLOCK (YAMR__ROWS_THREADS / YAMR_ROWS_GROUP_LANES)
+
+template <typename Acc, int WarpSize, typename Layout, bool LongToBlock>
+__global__ void __launch_bounds__(YAMR__ROWS_THREADS)
+yamr_rows_warp_kernel(const typename Acc::storage *__restrict__ in, long long rows, Layout layout,
+                      yamr_batch_args args)
+{
+    typedef typename Acc::storage Storage;
+    if (!yamr_warp_width_matches<WarpSize>()) return;
+    constexpr int groups = WarpSize / YAMR_ROWS_GROUP_LANES; /* per warp */
+    constexpr int per_block = YAMR_ROWS_PER_WARP_BLOCK;
+    constexpr long long group_max = YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT;
+    /* elements per lane of the longest row a warp takes */
+    constexpr int warp_count =
+        LongToBlock ? YAMR__SEGMENT_WARP_MAX_PER_LANE : YAMR__ROWS_WARP_MAX_PER_LANE;
+    constexpr long long warp_max = (long long)warp_count * WarpSize;
+    const yamr_lane_mask all_lanes = ~(yamr_lane_mask)0;
+    const int lane = threadIdx.x % WarpSize, warp = threadIdx.x / WarpSize;
+    const int group_lane = lane % YAMR_ROWS_GROUP_LANES;
+    const int slot = threadIdx.x / YAMR_ROWS_GROUP_LANES; /* the row of this group in the round */
+    __shared__ unsigned char team[per_block]; /* 0: no row, else 1, 2 or 3 as above */
+
+    for (long long first = (long long)blockIdx.x * per_block; first < rows;
+         first += (long long)gridDim.x * per_block) {
+        const long long r = first + slot;
+        long long begin = 0, n = 0;
+        if (r < rows) layout.extent(r, begin, n);
+        int my_team = 0;
+        if (r < rows) my_team = n <= group_max ? 1 : (LongToBlock && n > warp_max ? 3 : 2);
+
+        /* team 1: every lane runs the group merge, since shuffles need the whole warp */
+        Acc acc = Acc::identity(args);
+        if (my_team == 1)
+            yamr_rows_scan_short<YAMR_ROWS_GROUP_COUNT>(in + begin, n, group_lane,
+                                                        YAMR_ROWS_GROUP_LANES, acc);
+        acc.template warp_merge<WarpSize, YAMR_ROWS_GROUP_LANES>();
+        if (my_team == 1 && group_lane == 0) acc.write(r, args);
+        if (group_lane == 0) team[slot] = (unsigned char)my_team;
+        yamr_warp_sync(all_lanes); /* the warp sees its groups' teams */
+
+        /* team 2: the warp, over its groups' rows */
+        for (int g = 0; g < groups; ++g) {
+            const int s = warp * groups + g;
+            if (team[s] != 2) continue; /* uniform over the warp */
+            const long long wr = first + s;
+            long long wbegin, wn;
+            layout.extent(wr, wbegin, wn);
+            Acc w = Acc::identity(args);
+            if (wn <= warp_max)
+                yamr_rows_scan_short<warp_count>(in + wbegin, wn, lane, WarpSize, w);
+            else /* a matrix row the host should have given another shape: still right */
+                yamr_rows_scan<Storage, YAMR_ROWS_WARP_UNROLL>(in + wbegin, wn, 0, lane, WarpSize,
+                                                               args.vectorize, w);
+            w.template warp_merge<WarpSize, WarpSize>();
+            if (lane == 0) w.write(wr, args);
+        }
+
+        /* team 3: the block, over every long segment of the round */
+        if (LongToBlock) {
+            __syncthreads(); /* every group's team is in `team` */
+            for (int s = 0; s < per_block; ++s) {
+                if (team[s] != 3) continue; /* uniform over the block */
+                const long long br = first + s;
+                long long bbegin, bn;
+                layout.extent(br, bbegin, bn);
+                Acc b = Acc::identity(args);
+                yamr_rows_scan<Storage, YAMR_ROWS_BLOCK_UNROLL>(
+                    in + bbegin, bn, 0, threadIdx.x, YAMR__ROWS_THREADS, args.vectorize, b);
+                yamr_block_merge<WarpSize>(b);
+                if (threadIdx.x == 0) b.write(br, args);
+            }
+            __syncthreads(); /* `team` is read by all before the next round writes it */
+        } else {
+            yamr_warp_sync(all_lanes); /* the warp's entries are read before the next round */
+        }
+    }
+}
+
+/* A block per row; rows stride over the grid. */
+template <typename Acc, int WarpSize, typename Layout>
+__global__ void __launch_bounds__(YAMR__ROWS_THREADS)
+yamr_rows_block_kernel(const typename Acc::storage *__restrict__ in, long long rows, Layout layout,
+                       yamr_batch_args args)
+{
+    if (!yamr_warp_width_matches<WarpSize>()) return;
+    for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
+        long long begin, n;
+        layout.extent(r, begin, n);
+        Acc acc = Acc::identity(args);
+        yamr_rows_scan<typename Acc::storage, YAMR_ROWS_BLOCK_UNROLL>(
+            in + begin, n, 0, threadIdx.x, YAMR__ROWS_THREADS, args.vectorize, acc);
+        yamr_block_merge<WarpSize>(acc);
+        if (threadIdx.x == 0) acc.write(r, args);
+    }
+}
+
+/*
+ * args.blocks_per_row blocks per row: block b reduces chunk b % blocks_per_row of row
+ * b / blocks_per_row into partial b; the row's last block to arrive merges its partials in chunk
+ * order and writes the answer. Grid: rows * blocks_per_row <= YAMR__ROWS_SPLIT_MAX_PARTIALS, and
+ * rows <= YAMR__ROWS_SPLIT_MAX_ROWS. A chunk may be empty (a short segment): its partial is the
+ * identity.
+ */
+template <typename Acc, int WarpSize, typename Layout>
+__global__ void __launch_bounds__(YAMR__ROWS_THREADS)
+yamr_rows_split_kernel(const typename Acc::storage *__restrict__ in, long long rows, Layout layout,
+                       yamr_batch_args args)
+{
+    if (!yamr_warp_width_matches<WarpSize>()) return;
+    const int parts = args.blocks_per_row;
+    const long long r = blockIdx.x / parts;
+    const int part = blockIdx.x % parts;
+    long long begin, n;
+    layout.extent(r, begin, n);
+    /* chunks of a multiple of 64 elements: every chunk but the first starts 16-byte aligned
+     * when the row does */
+    const long long chunk = ((n + parts - 1) / parts + 63) / 64 * 64;
+    long long lo = (long long)part * chunk, hi = lo + chunk;
+    if (lo > n) lo = n;
+    if (hi > n) hi = n;
+    Acc acc = Acc::identity(args);
+    yamr_rows_scan<typename Acc::storage, YAMR_ROWS_BLOCK_UNROLL>(
+        in + begin + lo, hi - lo, lo, threadIdx.x, YAMR__ROWS_THREADS, args.vectorize, acc);
+    yamr_block_merge<WarpSize>(acc);
+
+    __shared__ bool last_block;
+    if (threadIdx.x == 0) {
+        acc.to_partial(args.ws.partial_a[blockIdx.x], args.ws.partial_b[blockIdx.x]);
+        __threadfence(); /* the partial is visible before the counter moves */
+        last_block = atomicAdd(&args.ws.rows_done[r], 1u) == (unsigned)parts - 1;
+    }
+    __syncthreads();
+    if (!last_block) return;
+    __threadfence(); /* the other blocks' partials are read after their counter increments */
+
+    acc = Acc::identity(args);
+    const volatile unsigned long long *pa = args.ws.partial_a + r * parts;
+    const volatile unsigned long long *pb = args.ws.partial_b + r * parts;
+    for (int b = threadIdx.x; b < parts; b += YAMR__ROWS_THREADS) acc.take_partial(pa[b], pb[b]);
+    yamr_block_merge<WarpSize>(acc);
+    if (threadIdx.x == 0) {
+        acc.reload(in + begin);
+        acc.write(r, args);
+        args.ws.rows_done[r] = 0; /* ready for the next launch on this stream */
+    }
+}
+
+#endif /* YAMR_ROWS_REDUCE_HPP */
