@@ -39,11 +39,25 @@ if [ "$mode" = check ]; then
          "$(grep -cE 'checks passed' "$out/logs/sanitizer-$tool.log") variants passed;" \
          "$(grep -E '^ERROR|FAILED' "$out/logs/sanitizer-$tool.log" | head -3 | tr '\n' ' ')"
   done
+  # racecheck: the safe variants must show no hazard. racy_its races on purpose (docs/variants.md,
+  # "racecheck"): its run uses small sizes, since every reported hazard slows racecheck down.
   for v in atomic warp_shuffle shared_tree racy_its; do
+    [ $v = racy_its ] && export YAMR_TEST_MAX_N=160
     timeout 100 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 3 \
       $build/test/test_semantics gpu $v > "$out/logs/racecheck-$v.log" 2>&1
     echo "racecheck $v: $(grep -E 'RACECHECK SUMMARY' "$out/logs/racecheck-$v.log" | tail -1)" \
          "$(grep -E 'checks passed|FAILED' "$out/logs/racecheck-$v.log" | head -2 | tr '\n' ' ')"
+  done
+  # the two exhibits (not run by the tests): one race-lab block each, 64 threads, 20 trials
+  for v in racy racy_volatile; do
+    timeout 100 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 3 \
+      $build/bench/yamr-bench race --variants $v --threads 64 --trials 20 --no-sim \
+      > "$out/logs/racecheck-$v.log" 2>&1
+    echo "racecheck $v: $(grep -E 'RACECHECK SUMMARY' "$out/logs/racecheck-$v.log" | tail -1)"
+  done
+  for v in racy_its racy racy_volatile; do # where the hazards are: the shared value's accesses
+    grep -oE '(Read|Write) Thread \([0-9, ]+\) at .*' "$out/logs/racecheck-$v.log" \
+      | sed 's/Thread ([0-9, ]*)/Thread/' | sort | uniq -c | head -4 | sed "s/^/  $v:/"
   done
   unset YAMR_TEST_MAX_N
   echo "== codegen listings (PTX, SASS)"
