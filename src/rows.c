@@ -254,6 +254,25 @@ static yamr_status run_batch(yamr_context *ctx, yamr__gpu_batch *c, const char *
     return YAMR_SUCCESS;
 }
 
+/* A max/min/argmax/argmin batch of `count` rows or segments, as far as both kinds share it. */
+static yamr__gpu_batch op_batch(const yamr_context *ctx, yamr__batch_kind kind, yamr_op op,
+                                yamr_dtype dtype, const void *in, size_t count, void *values,
+                                int64_t *indices, int async)
+{
+    yamr__gpu_batch c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.dtype = dtype;
+    c.is_min = op == YAMR_OP_MIN || op == YAMR_OP_ARGMIN;
+    c.nan_ignore = ctx->nan_policy == YAMR_NAN_IGNORE;
+    c.in = in;
+    c.rows = count;
+    c.values = values;
+    c.second = indices;
+    c.synchronous = !async;
+    return c;
+}
+
 static yamr_status reduce_rows(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
                                size_t rows, size_t cols, size_t ld, void *values, int64_t *indices,
                                int async)
@@ -262,19 +281,9 @@ static yamr_status reduce_rows(yamr_context *ctx, yamr_op op, yamr_dtype dtype, 
     if ((unsigned)op >= YAMR_OP_COUNT || (unsigned)dtype >= YAMR_DTYPE_COUNT || !in || !values ||
         (op_needs_index(op) && !indices) || !matrix_ok(rows, cols, ld, yamr_dtype_size(dtype)))
         return YAMR_ERROR_INVALID_VALUE;
-    yamr__gpu_batch c;
-    memset(&c, 0, sizeof c);
-    c.kind = YAMR__BATCH_ROWS;
-    c.dtype = dtype;
-    c.is_min = op == YAMR_OP_MIN || op == YAMR_OP_ARGMIN;
-    c.nan_ignore = ctx->nan_policy == YAMR_NAN_IGNORE;
-    c.in = in;
-    c.rows = rows;
+    yamr__gpu_batch c = op_batch(ctx, YAMR__BATCH_ROWS, op, dtype, in, rows, values, indices, async);
     c.cols = cols;
     c.ld = ld;
-    c.values = values;
-    c.second = indices;
-    c.synchronous = !async;
     char what[48];
     snprintf(what, sizeof what, "%s %s", yamr_dtype_name(dtype), op_name(op));
     return run_batch(ctx, &c, what);
@@ -302,18 +311,9 @@ static yamr_status reduce_segments(yamr_context *ctx, yamr_op op, yamr_dtype dty
         segments == 0 || segments > (size_t)INT64_MAX - 1 || !values ||
         (op_needs_index(op) && !indices))
         return YAMR_ERROR_INVALID_VALUE;
-    yamr__gpu_batch c;
-    memset(&c, 0, sizeof c);
-    c.kind = YAMR__BATCH_SEGMENTS;
-    c.dtype = dtype;
-    c.is_min = op == YAMR_OP_MIN || op == YAMR_OP_ARGMIN;
-    c.nan_ignore = ctx->nan_policy == YAMR_NAN_IGNORE;
-    c.in = in;
-    c.rows = segments;
+    yamr__gpu_batch c =
+        op_batch(ctx, YAMR__BATCH_SEGMENTS, op, dtype, in, segments, values, indices, async);
     c.offsets = offsets;
-    c.values = values;
-    c.second = indices;
-    c.synchronous = !async;
     char what[48];
     snprintf(what, sizeof what, "%s %s", yamr_dtype_name(dtype), op_name(op));
     return run_batch(ctx, &c, what);
