@@ -60,6 +60,12 @@ if [ "$mode" = check ]; then
       | sed 's/Thread ([0-9, ]*)/Thread/' | sort | uniq -c | head -4 | sed "s/^/  $v:/"
   done
   unset YAMR_TEST_MAX_N
+  # the batched kernels: memcheck over every case (racecheck of test_rows outlasts the call's
+  # 10 minutes: not run here)
+  timeout 200 compute-sanitizer --tool memcheck --print-limit 20 $build/test/test_rows gpu \
+    > "$out/logs/sanitizer-rows-memcheck.log" 2>&1
+  echo "rows memcheck (rc $?): $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-rows-memcheck.log" | tail -1)" \
+       "$(grep -E 'PASSED|FAILED' "$out/logs/sanitizer-rows-memcheck.log" | head -2 | tr '\n' ' ')"
   echo "== codegen listings (PTX, SASS)"
   PATH="$PATH:/usr/local/cuda/bin" scripts/codegen.sh "$out/logs/codegen" > "$out/logs/codegen.log" 2>&1
   ls "$out/logs/codegen" | tr '\n' ' '; echo
