@@ -1,5 +1,9 @@
-/* CUB baselines for yamr-bench sweep (NVIDIA builds): DeviceReduce::Max and ::ArgMax. */
+/* CUB baselines (NVIDIA builds): DeviceReduce::Max and ::ArgMax for yamr-bench sweep,
+ * DeviceSegmentedReduce::Max and ::ArgMax for yamr-bench rows. */
+#include <cstddef>
+
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -32,5 +36,26 @@ extern "C" int baseline_cub(yamr_dtype dtype, int argmax, const void *in, long l
     case YAMR_DTYPE_U32: e = run<uint32_t>(argmax, in, n, temp, temp_bytes, value, index, s); break;
     case YAMR_DTYPE_I64: e = run<int64_t>(argmax, in, n, temp, temp_bytes, value, index, s); break;
     }
+    return e == cudaSuccess ? 0 : (int)e;
+}
+
+/* ArgMax writes cub::KeyValuePair<int, float>; the C side reads it as baseline_cub_argmax_pair. */
+using cub_argmax_pair = cub::KeyValuePair<int, float>;
+static_assert(sizeof(cub_argmax_pair) == sizeof(baseline_cub_argmax_pair) &&
+                  offsetof(cub_argmax_pair, key) == offsetof(baseline_cub_argmax_pair, index) &&
+                  offsetof(cub_argmax_pair, value) == offsetof(baseline_cub_argmax_pair, value),
+              "cub::KeyValuePair<int, float> is not {int32_t index; float value;}");
+
+extern "C" int baseline_cub_segmented(int argmax, const float *in, const int64_t *begin,
+                                      const int64_t *end, long long segments, void *temp,
+                                      size_t *temp_bytes, void *out, void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    const cudaError_t e =
+        argmax ? cub::DeviceSegmentedReduce::ArgMax(temp, *temp_bytes, in,
+                                                    (cub_argmax_pair *)out,
+                                                    (int64_t)segments, begin, end, s)
+               : cub::DeviceSegmentedReduce::Max(temp, *temp_bytes, in, (float *)out,
+                                                 (int64_t)segments, begin, end, s);
     return e == cudaSuccess ? 0 : (int)e;
 }

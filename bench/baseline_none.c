@@ -10,3 +10,12 @@ int baseline_cub(yamr_dtype dtype, int argmax, const void *in, long long n, void
         (void)index, (void)stream;
     return -1;
 }
+
+int baseline_cub_segmented(int argmax, const float *in, const int64_t *begin, const int64_t *end,
+                           long long segments, void *temp, size_t *temp_bytes, void *out,
+                           void *stream)
+{
+    (void)argmax, (void)in, (void)begin, (void)end, (void)segments, (void)temp, (void)temp_bytes,
+        (void)out, (void)stream;
+    return -1;
+}

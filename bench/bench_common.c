@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sweep_gpu.h"
+
 void identity_of(const yamr_device_info *d, identity *id)
 {
     static const char *const vendors[] = {"cpu", "nvidia", "amd"};
@@ -42,4 +44,17 @@ int open_results(const char *prefix, FILE **csv, FILE **json)
     if (*csv) fclose(*csv);
     if (*json) fclose(*json);
     return 1;
+}
+
+int bench_launch_floor(const char *command, int warmup, int reps, double *median_us,
+                       double *min_us)
+{
+    char err[512] = "";
+    if (sweep_launch_floor(warmup, reps, median_us, min_us, err, sizeof err)) {
+        fprintf(stderr, "yamr-bench %s: launch floor: %s\n", command, err);
+        return 1;
+    }
+    printf("launch floor: %.2f us (median of an empty kernel, event pair around one launch)\n",
+           *median_us);
+    return 0;
 }

@@ -29,6 +29,11 @@ int open_results(const char *prefix, FILE **csv, FILE **json);
 /* Opens GPU `device`, or the CPU backend when there is none; prints the report. */
 yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu);
 
+/* Times the launch floor (sweep_launch_floor: an empty kernel, timed as the calls are) and
+ * prints its line; returns 0, or 1 with the reason printed under the command's name. */
+int bench_launch_floor(const char *command, int warmup, int reps, double *median_us,
+                       double *min_us);
+
 /* yamr-bench sweep [options] */
 int run_sweep(int argc, char **argv);
 /* yamr-bench rows [options]: the batched reductions (rows.c) */

@@ -11,6 +11,12 @@
  * counts the bytes of input read (the offsets too, for segments). Without a GPU the CPU backend
  * is timed by wall clock on shapes with 1/16 of the rows (--quick does the same on a GPU).
  * bench/rows_torch.py prints the same table for PyTorch.
+ *
+ * In builds with CUB (NVIDIA), the max and argmax cases also time cub::DeviceSegmentedReduce
+ * (impl cub, shape segmented) on the same device buffers, after checking that it agrees with
+ * yamr; yamr's row says CUB's median over its own (above 1: yamr is faster). Softmax statistics
+ * have no CUB counterpart. The launch floor (an empty kernel timed the same way) is printed
+ * under the copy ceiling and recorded as a row of impl empty_kernel.
  */
 #include <errno.h>
 #include <math.h>
@@ -44,8 +50,9 @@ static const rows_case cases[] = {
 #define CASE_COUNT (sizeof cases / sizeof cases[0])
 
 typedef struct {
-    char name[32], size[32], shape[24];
+    char name[32], size[32], impl[16], shape[24];
     double median_us, min_us, gbps, pct_copy;
+    double cub_over_yamr; /* CUB's median over yamr's for a yamr row beside a CUB row; else NaN */
 } result_row;
 
 typedef struct {
@@ -56,6 +63,11 @@ typedef struct {
     size_t stride, rotations;
     const int64_t *offsets;
     void *values, *second;
+    /* the CUB baseline: cub 1 times it instead of yamr */
+    int cub;
+    const int64_t *cub_begin, *cub_end; /* device, `rows` offsets each */
+    void *cub_temp, *cub_out;
+    size_t cub_temp_bytes;
 } call_arg;
 
 static int one_call(void *p, int rep)
@@ -63,6 +75,12 @@ static int one_call(void *p, int rep)
     call_arg *a = (call_arg *)p;
     const char *in = a->pool + (size_t)rep % a->rotations * a->stride;
     yamr_status s;
+    if (a->cub) {
+        size_t temp_bytes = a->cub_temp_bytes;
+        return baseline_cub_segmented(a->c->op == YAMR_OP_ARGMAX, (const float *)in, a->cub_begin,
+                                      a->cub_end, (long long)a->rows, a->cub_temp, &temp_bytes,
+                                      a->cub_out, NULL) != 0;
+    }
     switch (a->c->kind) {
     case CASE_SEGMENTS:
         s = yamr_reduce_segments_async(a->ctx, a->c->op, YAMR_DTYPE_F32, in, a->offsets, a->rows,
@@ -186,6 +204,115 @@ static int verify(yamr_context *ctx, yamr_context *cpu, const call_arg *a, const
     return bad;
 }
 
+/* Whether the case has a CUB baseline here: max and argmax of rows or segments on a GPU build
+ * with CUB. CUB's ArgMax counts offsets in int, so its input must stay below 2^31 elements. */
+static int cub_fits(const rows_case *c, size_t elems)
+{
+    return c->kind != CASE_SOFTMAX && (c->op == YAMR_OP_MAX || c->op == YAMR_OP_ARGMAX) &&
+           (c->op != YAMR_OP_ARGMAX || elems < ((size_t)1 << 31));
+}
+
+/* Gives CUB the case's segments and its temp storage, before anything is timed. A matrix row r
+ * is [r * ld, r * ld + cols) (ld = cols, as yamr is called), built into bounds_dev (2 x rows
+ * int64); a segment case uses yamr's own offsets (end = begin + 1). The temp storage only grows
+ * (the largest case's stays until the end). */
+static int cub_prepare(yamr_context *ctx, call_arg *a, int64_t *host_bounds, void *bounds_dev,
+                       char *err, size_t errlen)
+{
+    if (a->c->kind == CASE_SEGMENTS) {
+        a->cub_begin = a->offsets;
+        a->cub_end = a->offsets + 1;
+    } else {
+        for (size_t r = 0; r < a->rows; ++r) {
+            host_bounds[r] = (int64_t)(r * a->cols);
+            host_bounds[a->rows + r] = (int64_t)(r * a->cols + a->cols);
+        }
+        yamr_status s = yamr_copy_to_device(ctx, bounds_dev, host_bounds, 2 * a->rows * 8);
+        if (s != YAMR_SUCCESS) {
+            snprintf(err, errlen, "CUB offsets: %s %s", yamr_status_string(s),
+                     yamr_last_error(ctx));
+            return 1;
+        }
+        a->cub_begin = (const int64_t *)bounds_dev;
+        a->cub_end = (const int64_t *)bounds_dev + a->rows;
+    }
+    size_t need = 0;
+    const int e = baseline_cub_segmented(a->c->op == YAMR_OP_ARGMAX, (const float *)a->pool,
+                                         a->cub_begin, a->cub_end, (long long)a->rows, NULL, &need,
+                                         a->cub_out, NULL);
+    if (e) {
+        snprintf(err, errlen, "CUB DeviceSegmentedReduce temp-storage query: runtime error %d", e);
+        return 1;
+    }
+    if (need + 256 > a->cub_temp_bytes) { /* never NULL: a NULL temp makes CUB only ask the size */
+        yamr_device_free(ctx, a->cub_temp);
+        a->cub_temp = NULL;
+        a->cub_temp_bytes = 0;
+        yamr_status s = yamr_device_alloc(ctx, need + 256, &a->cub_temp);
+        if (s != YAMR_SUCCESS) {
+            snprintf(err, errlen, "CUB temp storage of %zu bytes: %s", need + 256,
+                     yamr_last_error(ctx));
+            return 1;
+        }
+        a->cub_temp_bytes = need + 256;
+    }
+    return 0;
+}
+
+/* CUB's answer on the first input copy against yamr's, which verify() left in a->values and
+ * a->second from the same copy; values bit for bit, and indices. The data are NaN-free
+ * ([-1, 1)): CUB has no NaN policy (around a NaN its > comparisons give an order-dependent
+ * answer), so only NaN-free data can be compared. On ties both give the first index
+ * (cub::ArgMax keeps the smaller key). Empty segments are skipped: CUB writes {1, -FLT_MAX}
+ * there, yamr NaN and -1. */
+static int verify_cub(yamr_context *ctx, const call_arg *a, const int64_t *host_offsets,
+                      const char *what, char *err, size_t errlen)
+{
+    const size_t n = a->rows;
+    const int argmax = a->c->op == YAMR_OP_ARGMAX;
+    float *yamr_v = (float *)malloc(n * 4);
+    int64_t *yamr_i = (int64_t *)malloc(n * 8);
+    void *cub = malloc(n * 8);
+    call_arg b = *a;
+    b.cub = 1;
+    int bad = !yamr_v || !yamr_i || !cub;
+    if (bad) snprintf(err, errlen, "out of host memory");
+    int e = bad ? 0 : one_call(&b, 0);
+    if (e) {
+        snprintf(err, errlen, "CUB DeviceSegmentedReduce::%s on %s failed",
+                 argmax ? "ArgMax" : "Max", what);
+        bad = 1;
+    }
+    yamr_status s = YAMR_SUCCESS;
+    if (!bad) s = yamr_copy_to_host(ctx, cub, a->cub_out, n * (argmax ? 8 : 4));
+    if (s == YAMR_SUCCESS && !bad) s = yamr_copy_to_host(ctx, yamr_v, a->values, n * 4);
+    if (s == YAMR_SUCCESS && !bad && argmax) s = yamr_copy_to_host(ctx, yamr_i, a->second, n * 8);
+    if (s != YAMR_SUCCESS) {
+        snprintf(err, errlen, "CUB check on %s: %s %s", what, yamr_status_string(s),
+                 yamr_last_error(ctx));
+        bad = 1;
+    }
+    for (size_t r = 0; r < n && !bad; ++r) {
+        if (a->c->kind == CASE_SEGMENTS && host_offsets[r + 1] <= host_offsets[r]) continue;
+        const baseline_cub_argmax_pair *pairs = (const baseline_cub_argmax_pair *)cub;
+        const float cv = argmax ? pairs[r].value : ((const float *)cub)[r];
+        const long long ci = argmax ? pairs[r].index : -1, yi = argmax ? (long long)yamr_i[r] : -1;
+        if (memcmp(&cv, &yamr_v[r], 4) != 0 || ci != yi) {
+            fprintf(stderr,
+                    "VERIFY FAILED cub:segmented %s row %zu: CUB %g / %lld, yamr %g / %lld\n", what,
+                    r, cv, ci, yamr_v[r], yi);
+            snprintf(err, errlen, "the CUB baseline disagrees with yamr on %s", what);
+            bad = 1;
+        }
+    }
+    free(yamr_v);
+    free(yamr_i);
+    free(cub);
+    return bad;
+}
+
+/* The columns stay those of earlier result files, so that they merge: the CUB ratio is not a
+ * column (it is the cub row's median over the yamr row's of the same case and size). */
 static int write_results(const char *prefix, const identity *id, const result_row *rows, int count,
                          double copy_gbps)
 {
@@ -208,27 +335,37 @@ static int write_results(const char *prefix, const identity *id, const result_ro
     fprintf(json, "[\n");
     for (int i = 0; i < count; ++i) {
         const result_row *r = &rows[i];
-        fprintf(csv, "%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,yamr,%s,%.3f,%.3f,%.1f,%.2f,%.1f\n", id->vendor,
+        fprintf(csv, "%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%s,%.3f,%.3f,%.1f,%.2f,%.1f\n", id->vendor,
                 id->device, id->arch, id->warp_size, id->its, YAMR_BENCH_COMPILER,
-                YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->name, r->size, r->shape, r->median_us,
-                r->min_us, r->gbps, r->pct_copy, copy_gbps);
+                YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->name, r->size, r->impl, r->shape,
+                r->median_us, r->min_us, r->gbps, r->pct_copy, copy_gbps);
         fprintf(json,
                 "  {\"vendor\": \"%s\", \"device\": \"%s\", \"arch\": \"%s\", \"warp_size\": %d, "
                 "\"its\": %d, "
                 "\"compiler\": \"%s\", \"library_version\": \"%s\", \"git_rev\": \"%s\", \"case\": "
                 "\"%s\", "
-                "\"size\": \"%s\", \"impl\": \"yamr\", \"shape\": \"%s\", \"median_us\": %.3f, "
+                "\"size\": \"%s\", \"impl\": \"%s\", \"shape\": \"%s\", \"median_us\": %.3f, "
                 "\"min_us\": %.3f, "
                 "\"gbps\": %.1f, \"pct_copy\": %.2f, \"copy_gbps\": %.1f}%s\n",
                 id->vendor, id->device, id->arch, id->warp_size, id->its, YAMR_BENCH_COMPILER,
-                YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->name, r->size, r->shape, r->median_us,
-                r->min_us, r->gbps, r->pct_copy, copy_gbps, i == count - 1 ? "" : ",");
+                YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->name, r->size, r->impl, r->shape,
+                r->median_us, r->min_us, r->gbps, r->pct_copy, copy_gbps,
+                i == count - 1 ? "" : ",");
     }
     fprintf(json, "]\n");
     fclose(csv);
     fclose(json);
     printf("wrote %s.csv and %s.json (%d rows)\n", prefix, prefix, count);
     return 0;
+}
+
+static void print_row(const result_row *r)
+{
+    char impl[48], ratio[16] = "-";
+    snprintf(impl, sizeof impl, "%s:%s", r->impl, r->shape);
+    if (!isnan(r->cub_over_yamr)) snprintf(ratio, sizeof ratio, "%.2f", r->cub_over_yamr);
+    printf("%-14s %-16s %-20s %10.2f %10.2f %9.1f %7.1f %8s\n", r->name, r->size, impl,
+           r->median_us, r->min_us, r->gbps, r->pct_copy, ratio);
 }
 
 /* One device-to-device copy as a timed call (sweep_time). */
@@ -248,8 +385,10 @@ static void usage(void)
 {
     printf("usage: yamr-bench rows [--reps N] [--warmup N] [--device D] [--quick] [--out PREFIX]\n"
            "Times the batched reductions (rows, segments, softmax statistics) on the shapes of\n"
-           "their issue; --quick divides the row and segment counts by 16. Defaults: --reps 50\n"
-           "--warmup 20. Without a GPU: the CPU backend, --quick, 5 reps, 2 warm-up calls.\n");
+           "their issue, next to CUB's DeviceSegmentedReduce (NVIDIA builds), a device-to-device\n"
+           "copy and the launch floor (an empty kernel timed the same way; impl empty_kernel);\n"
+           "--quick divides the row and segment counts by 16. Defaults: --reps 50 --warmup 20.\n"
+           "Without a GPU: the CPU backend, --quick, 5 reps, 2 warm-up calls.\n");
 }
 
 int run_rows(int argc, char **argv)
@@ -326,6 +465,17 @@ int run_rows(int argc, char **argv)
         return 1;
     }
     a.offsets = (const int64_t *)offsets_dev;
+    /* CUB: its output (a float or an {int, float} pair per row) and the matrix rows' bounds */
+    const int cub = on_gpu && baseline_cub_available();
+    int64_t *host_bounds = NULL;
+    void *bounds_dev = NULL;
+    if (cub && (!(host_bounds = (int64_t *)malloc(2 * max_rows * sizeof *host_bounds)) ||
+                yamr_device_alloc(ctx, 2 * max_rows * 8, &bounds_dev) != YAMR_SUCCESS ||
+                yamr_device_alloc(ctx, max_rows * 8, &a.cub_out) != YAMR_SUCCESS)) {
+        fprintf(stderr, "yamr-bench rows: cannot allocate CUB's buffers: %s\n",
+                yamr_last_error(ctx));
+        return 1;
+    }
     if (on_gpu ? sweep_fill(YAMR_DTYPE_F32, a.pool, pool_bytes / 4, 4242, err, sizeof err)
                : (host_fill((float *)a.pool, pool_bytes / 4, 4242), 0)) {
         fprintf(stderr, "yamr-bench rows: fill: %s\n", err);
@@ -342,14 +492,28 @@ int run_rows(int argc, char **argv)
             return 1;
         }
         copy_gbps = 2.0 * (double)c.bytes / med / 1e3;
-        printf("copy ceiling: %.1f GB/s (device-to-device copy of %zu MiB, read + write)\n\n",
-               copy_gbps, c.bytes >> 20);
+        printf("copy ceiling: %.1f GB/s (device-to-device copy of %zu MiB, read + write)%s\n",
+               copy_gbps, c.bytes >> 20,
+               cub ? "; baseline: CUB DeviceSegmentedReduce"
+                   : "; no vendor baseline in this build");
     }
-    printf("%-14s %-16s %-15s %10s %10s %9s %7s\n", "case", "size", "impl:shape", "median us",
-           "min us", "GB/s", "% copy");
-
-    result_row rows[CASE_COUNT];
+    /* yamr and CUB for each case, and the launch floor */
+    result_row rows[2 * CASE_COUNT + 1];
     int count = 0, failed = 0;
+    if (on_gpu) { /* the least a one-launch call measures; a row of the results, not the table */
+        result_row *r = &rows[count++];
+        memset(r, 0, sizeof *r);
+        if (bench_launch_floor("rows", warmup, reps, &r->median_us, &r->min_us)) return 1;
+        snprintf(r->name, sizeof r->name, "launch_floor");
+        snprintf(r->size, sizeof r->size, "-");
+        snprintf(r->impl, sizeof r->impl, "empty_kernel");
+        snprintf(r->shape, sizeof r->shape, "-");
+        r->cub_over_yamr = NAN; /* GB/s and % copy stay 0: it reads nothing */
+        printf("\n");
+    }
+    printf("%-14s %-16s %-20s %10s %10s %9s %7s %8s\n", "case", "size", "impl:shape", "median us",
+           "min us", "GB/s", "% copy", "cub/yamr");
+
     for (size_t i = 0; i < CASE_COUNT && !failed; ++i) {
         const rows_case *c = &cases[i];
         a.c = c;
@@ -385,9 +549,18 @@ int run_rows(int argc, char **argv)
             failed = 1;
             break;
         }
+        const int cub_here = cub && cub_fits(c, elems);
+        if (cub_here && (cub_prepare(ctx, &a, host_bounds, bounds_dev, err, sizeof err) ||
+                         verify_cub(ctx, &a, host_offsets, what, err, sizeof err))) {
+            failed = 1;
+            break;
+        }
         result_row *r = &rows[count++];
+        memset(r, 0, sizeof *r);
         snprintf(r->name, sizeof r->name, "%s", c->name);
         snprintf(r->size, sizeof r->size, "%s", size);
+        snprintf(r->impl, sizeof r->impl, "yamr");
+        r->cub_over_yamr = NAN;
         const char *line = strstr(yamr_report(ctx), "batched:");
         const char *shapes[] = {"blocks_per_row", "block_per_row", "warp_per_row", "CPU backend"};
         snprintf(r->shape, sizeof r->shape, "?");
@@ -404,10 +577,23 @@ int run_rows(int argc, char **argv)
         }
         r->gbps = (double)read_bytes / r->median_us / 1e3;
         r->pct_copy = 100.0 * r->gbps / copy_gbps;
-        char impl[40];
-        snprintf(impl, sizeof impl, "yamr:%s", r->shape);
-        printf("%-14s %-16s %-15s %10.2f %10.2f %9.1f %7.1f\n", r->name, r->size, impl,
-               r->median_us, r->min_us, r->gbps, r->pct_copy);
+        result_row *base = NULL;
+        if (cub_here) { /* GB/s of the same bytes as yamr's (not CUB's row bounds): as the times */
+            base = &rows[count++];
+            *base = *r;
+            snprintf(base->impl, sizeof base->impl, "cub");
+            snprintf(base->shape, sizeof base->shape, "segmented");
+            a.cub = 1;
+            failed = time_calls(&a, on_gpu, warmup, reps, &base->median_us, &base->min_us, err,
+                                sizeof err);
+            a.cub = 0;
+            if (failed) break;
+            base->gbps = (double)read_bytes / base->median_us / 1e3;
+            base->pct_copy = 100.0 * base->gbps / copy_gbps;
+            r->cub_over_yamr = base->median_us / r->median_us;
+        }
+        print_row(r);
+        if (base) print_row(base);
     }
     if (failed)
         fprintf(stderr, "yamr-bench rows: stopped: %s\n", err[0] ? err : "verification failed");
@@ -415,6 +601,10 @@ int run_rows(int argc, char **argv)
     if (!failed && out) rc = write_results(out, &id, rows, count, copy_gbps);
     free(host);
     free(host_offsets);
+    free(host_bounds);
+    yamr_device_free(ctx, bounds_dev);
+    yamr_device_free(ctx, a.cub_out);
+    yamr_device_free(ctx, a.cub_temp);
     yamr_device_free(ctx, a.pool);
     yamr_device_free(ctx, offsets_dev);
     yamr_device_free(ctx, a.values);

@@ -1,6 +1,7 @@
 /*
  * yamr-bench sweep: max, argmax and min+max over sizes, dtypes and variants, next to the vendor
- * baseline (CUB on NVIDIA builds) and a device-to-device copy, all in one run.
+ * baseline (CUB on NVIDIA builds), a device-to-device copy and the launch floor (an empty kernel
+ * timed the same way: what a call of one launch measures before any work), all in one run.
  *
  * Every result is checked against the CPU backend before it is timed. GPU times are event pairs
  * around each call (median and minimum of --reps after --warmup calls); inputs smaller than twice
@@ -204,7 +205,8 @@ static void usage(void)
            "                        [--ops max,argmax,minmax] [--reps N] [--warmup N] [--device D]\n"
            "                        [--out PREFIX]\n"
            "Times each op, dtype, size (2^E elements; an E above 31 is taken as 2^31 + 2^20 + 3)\n"
-           "and variant, next to CUB's DeviceReduce (NVIDIA builds) and a device-to-device copy.\n"
+           "and variant, next to CUB's DeviceReduce (NVIDIA builds), a device-to-device copy and\n"
+           "the launch floor (an empty kernel timed the same way; impl empty_kernel in --out).\n"
            "Defaults: --sizes 10,12,...,28 --dtypes f32 --variants auto --ops max,argmax,minmax\n"
            "--reps 50 --warmup 5. Without a GPU: the CPU backend, sizes up to 2^24.\n");
 }
@@ -363,14 +365,23 @@ int run_sweep(int argc, char **argv)
         return 1;
     }
     const double copy_gbps = 2.0 * (double)copy_bytes / copy_us / 1e3;
-    printf("copy ceiling: %.1f GB/s (device-to-device copy of %zu MiB, read + write)%s\n\n", copy_gbps,
+    printf("copy ceiling: %.1f GB/s (device-to-device copy of %zu MiB, read + write)%s\n", copy_gbps,
            copy_bytes >> 20, cub ? "; baseline: CUB DeviceReduce" : "; no vendor baseline in this build");
-    printf("%-5s %-7s %12s %-14s %10s %10s %9s %7s %8s\n", "dtype", "op", "n", "impl", "median us",
-           "min us", "GB/s", "% copy", "base/us");
-
-    const int max_rows = o.dtype_count * o.size_count * o.op_count * (o.variant_count + 2);
+    const int max_rows = 1 + o.dtype_count * o.size_count * o.op_count * (o.variant_count + 2);
     sweep_row *rows = (sweep_row *)calloc((size_t)max_rows, sizeof *rows);
     int count = 0, failed = 0;
+    if (!rows) return 1;
+    if (on_gpu) { /* the least a one-launch call measures; a row of the results, not the table */
+        sweep_row *r = &rows[count++];
+        if (bench_launch_floor("sweep", o.warmup, o.reps, &r->median_us, &r->min_us)) return 1;
+        snprintf(r->dtype, sizeof r->dtype, "-");
+        snprintf(r->op, sizeof r->op, "launch");
+        snprintf(r->impl, sizeof r->impl, "empty_kernel");
+        r->vs_baseline = NAN; /* n, GB/s and % copy stay 0: it reads nothing */
+    }
+    printf("\n%-5s %-7s %12s %-14s %10s %10s %9s %7s %8s\n", "dtype", "op", "n", "impl", "median us",
+           "min us", "GB/s", "% copy", "base/us");
+
     for (int d = 0; d < o.dtype_count && !failed; ++d) {
         const yamr_dtype t = o.dtypes[d];
         a.dtype = t;

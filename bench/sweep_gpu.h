@@ -1,8 +1,10 @@
-/* GPU helpers of yamr-bench sweep: event timing, device fill, and the vendor baselines. */
+/* GPU helpers of yamr-bench sweep and rows: event timing, device fill, the launch floor, and the
+ * vendor baselines. */
 #ifndef YAMR_SWEEP_GPU_H
 #define YAMR_SWEEP_GPU_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "yamr.h"
 
@@ -23,12 +25,33 @@ int sweep_fill(yamr_dtype dtype, void *dev, size_t n, unsigned long long seed, c
 int sweep_copy(void *dst, const void *src, size_t bytes);
 /* The device's L2 size in bytes. */
 size_t sweep_l2_bytes(int device);
+/* The launch floor: an empty kernel (one block of 32 threads that does nothing) launched on the
+ * default stream and timed as sweep_time times a yamr call, one event pair around one launch.
+ * Returns 0, or nonzero with err set (always in a build without a GPU backend). */
+int sweep_launch_floor(int warmup, int reps, double *median_us, double *min_us, char *err,
+                       size_t errlen);
 
 /* CUB (NVIDIA) / hipCUB (AMD) DeviceReduce::Max or ::ArgMax; temp NULL asks for temp_bytes.
  * Returns 0, or a runtime error code. */
 int baseline_cub_available(void);
 int baseline_cub(yamr_dtype dtype, int argmax, const void *in, long long n, void *temp,
                  size_t *temp_bytes, void *value, long long *index, void *stream);
+
+/* One segment's answer from baseline_cub_segmented's ArgMax: cub::KeyValuePair<int, float>,
+ * the index counted from the start of the segment. An empty segment gives {1, -FLT_MAX}. */
+typedef struct {
+    int32_t index;
+    float value;
+} baseline_cub_argmax_pair;
+
+/* CUB DeviceSegmentedReduce::Max (argmax 0: `out` gets `segments` floats) or ::ArgMax (argmax 1:
+ * `out` gets `segments` baseline_cub_argmax_pair) over the f32 segments
+ * in[begin[s] .. end[s]), with begin and end `segments` int64 device offsets each (end may be
+ * begin + 1 for CSR offsets). ArgMax counts in int: every offset must be below 2^31. temp NULL
+ * asks for temp_bytes. Returns 0, or a runtime error code; -1 in a build without CUB. */
+int baseline_cub_segmented(int argmax, const float *in, const int64_t *begin, const int64_t *end,
+                           long long segments, void *temp, size_t *temp_bytes, void *out,
+                           void *stream);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* yamr-bench sweep, device side: event timing and input generation. */
+/* yamr-bench sweep and rows, device side: event timing, input generation, the launch floor. */
 #include <algorithm>
 #include <vector>
 
@@ -99,4 +99,21 @@ extern "C" size_t sweep_l2_bytes(int device)
     hipDeviceProp_t p;
     if (hipGetDeviceProperties(&p, device) != hipSuccess) return 0;
     return (size_t)p.l2CacheSize;
+}
+
+/* Does nothing: what is left of a timed call when the work is taken out. */
+__global__ void sweep_empty_kernel() {}
+
+/* Launched and checked as yamr's launchers do: the launch, then hipGetLastError. */
+static int launch_empty(void *arg, int rep)
+{
+    (void)arg, (void)rep;
+    sweep_empty_kernel<<<1, 32>>>();
+    return hipGetLastError() != hipSuccess;
+}
+
+extern "C" int sweep_launch_floor(int warmup, int reps, double *median_us, double *min_us,
+                                  char *err, size_t errlen)
+{
+    return sweep_time(launch_empty, NULL, warmup, reps, median_us, min_us, err, errlen);
 }

@@ -29,3 +29,11 @@ size_t sweep_l2_bytes(int device)
     (void)device;
     return 0;
 }
+
+int sweep_launch_floor(int warmup, int reps, double *median_us, double *min_us, char *err,
+                       size_t errlen)
+{
+    (void)warmup, (void)reps, (void)median_us, (void)min_us;
+    snprintf(err, errlen, "built without a GPU backend");
+    return 1;
+}
