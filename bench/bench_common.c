@@ -2,7 +2,9 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sweep_gpu.h"
 
@@ -56,5 +58,43 @@ int bench_launch_floor(const char *command, int warmup, int reps, double *median
     }
     printf("launch floor: %.2f us (median of an empty kernel, event pair around one launch)\n",
            *median_us);
+    return 0;
+}
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return 1e6 * (double)t.tv_sec + 1e-3 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int bench_time_host(sweep_call call, void *arg, int warmup, int reps, double *median_us,
+                    double *min_us, char *err, size_t errlen)
+{
+    double *us = (double *)malloc((size_t)reps * sizeof *us);
+    if (!us) {
+        snprintf(err, errlen, "out of host memory");
+        return 1;
+    }
+    for (int i = 0; i < warmup; ++i) call(arg, i);
+    for (int i = 0; i < reps; ++i) {
+        const double t0 = now_us();
+        if (call(arg, i)) {
+            free(us);
+            snprintf(err, errlen, "call failed");
+            return 1;
+        }
+        us[i] = now_us() - t0;
+    }
+    qsort(us, (size_t)reps, sizeof *us, cmp_double);
+    *median_us = us[reps / 2];
+    *min_us = us[0];
+    free(us);
     return 0;
 }

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "sweep_gpu.h"
 #include "yamr.h"
 
 #ifndef YAMR_BENCH_COMPILER
@@ -33,6 +34,11 @@ yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu
  * prints its line; returns 0, or 1 with the reason printed under the command's name. */
 int bench_launch_floor(const char *command, int warmup, int reps, double *median_us,
                        double *min_us);
+
+/* Times `reps` calls after `warmup` untimed ones by the host's clock (the CPU backend's calls
+ * return when done); median and minimum in microseconds. Returns 0, or 1 with err set. */
+int bench_time_host(sweep_call call, void *arg, int warmup, int reps, double *median_us,
+                    double *min_us, char *err, size_t errlen);
 
 /* yamr-bench sweep [options] */
 int run_sweep(int argc, char **argv);

@@ -98,40 +98,11 @@ static int one_call(void *p, int rep)
     return s != YAMR_SUCCESS;
 }
 
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return 1e6 * (double)t.tv_sec + 1e-3 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int time_calls(call_arg *a, int on_gpu, int warmup, int reps, double *median, double *min,
                       char *err, size_t errlen)
 {
-    if (on_gpu) return sweep_time(one_call, a, warmup, reps, median, min, err, errlen);
-    double *us = (double *)malloc((size_t)reps * sizeof *us);
-    if (!us) return 1;
-    for (int i = 0; i < warmup; ++i) one_call(a, i);
-    for (int i = 0; i < reps; ++i) {
-        const double t0 = now_us();
-        if (one_call(a, i)) {
-            free(us);
-            snprintf(err, errlen, "call failed");
-            return 1;
-        }
-        us[i] = now_us() - t0;
-    }
-    qsort(us, (size_t)reps, sizeof *us, cmp_double);
-    *median = us[reps / 2];
-    *min = us[0];
-    free(us);
-    return 0;
+    return on_gpu ? sweep_time(one_call, a, warmup, reps, median, min, err, errlen)
+                  : bench_time_host(one_call, a, warmup, reps, median, min, err, errlen);
 }
 
 static unsigned long long mix(unsigned long long x)
@@ -316,18 +287,8 @@ static int verify_cub(yamr_context *ctx, const call_arg *a, const int64_t *host_
 static int write_results(const char *prefix, const identity *id, const result_row *rows, int count,
                          double copy_gbps)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s.csv", prefix);
-    FILE *csv = fopen(path, "w");
-    snprintf(path, sizeof path, "%s.json", prefix);
-    FILE *json = fopen(path, "w");
-    if (!csv || !json) {
-        fprintf(stderr, "yamr-bench rows: cannot write %s.{csv,json}: %s\n", prefix,
-                strerror(errno));
-        if (csv) fclose(csv);
-        if (json) fclose(json);
-        return 1;
-    }
+    FILE *csv, *json;
+    if (open_results(prefix, &csv, &json)) return 1;
     fprintf(
         csv,
         "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,case,size,impl,shape,"

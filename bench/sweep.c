@@ -79,40 +79,12 @@ static int one_call(void *p, int rep)
                              a->op == YAMR_OP_ARGMAX ? (int64_t *)(a->out + 8) : NULL) != YAMR_SUCCESS;
 }
 
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return 1e6 * (double)t.tv_sec + 1e-3 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int time_calls(call_arg *a, const sweep_options *o, double *median, double *min, char *err,
                       size_t errlen)
 {
-    if (a->on_gpu) return sweep_time(one_call, a, o->warmup, o->reps, median, min, err, errlen);
-    double *us = (double *)malloc((size_t)o->reps * sizeof *us);
-    if (!us) return 1;
-    for (int i = 0; i < o->warmup; ++i) one_call(a, i);
-    for (int i = 0; i < o->reps; ++i) {
-        const double t0 = now_us();
-        if (one_call(a, i)) {
-            free(us);
-            snprintf(err, errlen, "call failed");
-            return 1;
-        }
-        us[i] = now_us() - t0;
-    }
-    qsort(us, (size_t)o->reps, sizeof *us, cmp_double);
-    *median = us[o->reps / 2];
-    *min = us[0];
-    free(us);
-    return 0;
+    return a->on_gpu
+               ? sweep_time(one_call, a, o->warmup, o->reps, median, min, err, errlen)
+               : bench_time_host(one_call, a, o->warmup, o->reps, median, min, err, errlen);
 }
 
 /* ---- checks before timing ---- */
