@@ -16,7 +16,10 @@
  * (impl cub, shape segmented) on the same device buffers, after checking that it agrees with
  * yamr; yamr's row says CUB's median over its own (above 1: yamr is faster). Softmax statistics
  * have no CUB counterpart. The launch floor (an empty kernel timed the same way) is printed
- * under the copy ceiling and recorded as a row of impl empty_kernel.
+ * under the copy ceiling and recorded as a row of impl empty_kernel. On a GPU, each case also
+ * times the read ceiling (impl read, shape ceiling): one plain kernel that reads the case's
+ * elements from the same rotations and computes nothing, what any reduction of that input
+ * measures at best this way.
  */
 #include <errno.h>
 #include <math.h>
@@ -65,6 +68,9 @@ typedef struct {
     void *values, *second;
     /* the CUB baseline: cub 1 times it instead of yamr */
     int cub;
+    /* the read ceiling: read 1 times a plain read of read_bytes of the input instead */
+    int read;
+    size_t read_bytes;
     const int64_t *cub_begin, *cub_end; /* device, `rows` offsets each */
     void *cub_temp, *cub_out;
     size_t cub_temp_bytes;
@@ -75,6 +81,7 @@ static int one_call(void *p, int rep)
     call_arg *a = (call_arg *)p;
     const char *in = a->pool + (size_t)rep % a->rotations * a->stride;
     yamr_status s;
+    if (a->read) return sweep_read(in, a->read_bytes);
     if (a->cub) {
         size_t temp_bytes = a->cub_temp_bytes;
         return baseline_cub_segmented(a->c->op == YAMR_OP_ARGMAX, (const float *)in, a->cub_begin,
@@ -347,7 +354,8 @@ static void usage(void)
     printf("usage: yamr-bench rows [--reps N] [--warmup N] [--device D] [--quick] [--out PREFIX]\n"
            "Times the batched reductions (rows, segments, softmax statistics) on the shapes of\n"
            "their issue, next to CUB's DeviceSegmentedReduce (NVIDIA builds), a device-to-device\n"
-           "copy and the launch floor (an empty kernel timed the same way; impl empty_kernel);\n"
+           "copy, the launch floor (an empty kernel timed the same way; impl empty_kernel) and,\n"
+           "per case, the read ceiling (a plain read of the same input; impl read);\n"
            "--quick divides the row and segment counts by 16. Defaults: --reps 50 --warmup 20.\n"
            "Without a GPU: the CPU backend, --quick, 5 reps, 2 warm-up calls.\n");
 }
@@ -459,7 +467,7 @@ int run_rows(int argc, char **argv)
                    : "; no vendor baseline in this build");
     }
     /* yamr and CUB for each case, and the launch floor */
-    result_row rows[2 * CASE_COUNT + 1];
+    result_row rows[3 * CASE_COUNT + 1];
     int count = 0, failed = 0;
     if (on_gpu) { /* the least a one-launch call measures; a row of the results, not the table */
         result_row *r = &rows[count++];
@@ -553,8 +561,25 @@ int run_rows(int argc, char **argv)
             base->pct_copy = 100.0 * base->gbps / copy_gbps;
             r->cub_over_yamr = base->median_us / r->median_us;
         }
+        result_row *ceiling = NULL;
+        if (on_gpu) { /* the same rotations of the input, elements only (not the offsets) */
+            ceiling = &rows[count++];
+            *ceiling = *r;
+            snprintf(ceiling->impl, sizeof ceiling->impl, "read");
+            snprintf(ceiling->shape, sizeof ceiling->shape, "ceiling");
+            ceiling->cub_over_yamr = NAN;
+            a.read = 1;
+            a.read_bytes = elems * 4;
+            failed = time_calls(&a, on_gpu, warmup, reps, &ceiling->median_us,
+                                &ceiling->min_us, err, sizeof err);
+            a.read = 0;
+            if (failed) break;
+            ceiling->gbps = (double)a.read_bytes / ceiling->median_us / 1e3;
+            ceiling->pct_copy = 100.0 * ceiling->gbps / copy_gbps;
+        }
         print_row(r);
         if (base) print_row(base);
+        if (ceiling) print_row(ceiling);
     }
     if (failed)
         fprintf(stderr, "yamr-bench rows: stopped: %s\n", err[0] ? err : "verification failed");

@@ -23,6 +23,9 @@ int sweep_time(sweep_call call, void *arg, int warmup, int reps, double *median_
 int sweep_fill(yamr_dtype dtype, void *dev, size_t n, unsigned long long seed, char *err, size_t errlen);
 /* Device-to-device copy on the default stream. */
 int sweep_copy(void *dst, const void *src, size_t bytes);
+/* The read ceiling: one plain kernel that reads `bytes` (rounded down to 16) at src, 16-byte
+ * loads, and does nothing else; default stream. Returns 0, or 1 on a launch error. */
+int sweep_read(const void *src, size_t bytes);
 /* The device's L2 size in bytes. */
 size_t sweep_l2_bytes(int device);
 /* The launch floor: an empty kernel (one block of 32 threads that does nothing) launched on the

@@ -5,38 +5,55 @@
 /* Grid cap of the grid-striding shapes (warp and block per row). */
 #define YAMR_ROWS_MAX_GRID (1ll << 20)
 
-template <typename Acc, int WarpSize, typename Layout>
-static void launch_shape(yamr__gpu *gpu, const yamr__gpu_batch *c, Layout layout,
+static unsigned grid_for(long long rows, long long per_block)
+{
+    const long long blocks = (rows + per_block - 1) / per_block;
+    return (unsigned)(blocks < YAMR_ROWS_MAX_GRID ? blocks : YAMR_ROWS_MAX_GRID);
+}
+
+/* A matrix: the host's shape, except that the warp shape takes only rows it can hold. */
+template <typename Acc, int WarpSize>
+static void launch_shape(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr_matrix_layout layout,
                          const yamr_batch_args &args)
 {
-    typedef typename Acc::storage Storage;
-    const Storage *in = (const Storage *)c->in;
+    const typename Acc::storage *in = (const typename Acc::storage *)c->in;
     const long long rows = (long long)c->rows;
-    /* Segments take the warp kernel that hands long segments to the block, or the split. */
-    constexpr bool segments = std::is_same<Layout, yamr_segment_layout>::value;
-    const yamr_rows_shape shape =
-        segments && c->shape != YAMR_ROWS_BLOCKS_PER_ROW ? YAMR_ROWS_WARP_PER_ROW : c->shape;
-    switch (shape) {
-    case YAMR_ROWS_WARP_PER_ROW: {
-        long long blocks = (rows + YAMR_ROWS_PER_WARP_BLOCK - 1) / YAMR_ROWS_PER_WARP_BLOCK;
-        if (blocks > YAMR_ROWS_MAX_GRID) blocks = YAMR_ROWS_MAX_GRID;
-        yamr_rows_warp_kernel<Acc, WarpSize, Layout, segments>
-            <<<(unsigned)blocks, YAMR__ROWS_THREADS, 0, gpu->stream>>>(in, rows, layout, args);
-        break;
-    }
-    case YAMR_ROWS_BLOCKS_PER_ROW: /* the host keeps rows * blocks_per_row within the workspace */
-        yamr_rows_split_kernel<Acc, WarpSize, Layout>
-            <<<(unsigned)(rows * args.blocks_per_row), YAMR__ROWS_THREADS, 0, gpu->stream>>>(
+    constexpr long long group_max = YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT;
+    constexpr long long warp_max = (long long)YAMR__ROWS_WARP_MAX_PER_LANE * WarpSize;
+    const hipStream_t st = gpu->stream;
+    if (c->shape == YAMR_ROWS_BLOCKS_PER_ROW) { /* the host keeps it within the workspace */
+        yamr_rows_split_kernel<Acc, WarpSize><<<(unsigned)(rows * args.blocks_per_row),
+                                                YAMR__ROWS_THREADS, 0, st>>>(in, rows, layout,
+                                                                             args);
+    } else if (c->shape == YAMR_ROWS_WARP_PER_ROW && layout.cols <= group_max) {
+        yamr_rows_lanes_kernel<Acc, WarpSize, YAMR_ROWS_GROUP_LANES, YAMR_ROWS_GROUP_COUNT>
+            <<<grid_for(rows, YAMR__ROWS_THREADS / YAMR_ROWS_GROUP_LANES), YAMR__ROWS_THREADS, 0,
+               st>>>(in, rows, layout, args);
+    } else if (c->shape == YAMR_ROWS_WARP_PER_ROW && layout.cols <= warp_max) {
+        yamr_rows_lanes_kernel<Acc, WarpSize, WarpSize, YAMR__ROWS_WARP_MAX_PER_LANE>
+            <<<grid_for(rows, YAMR__ROWS_THREADS / WarpSize), YAMR__ROWS_THREADS, 0, st>>>(
                 in, rows, layout, args);
-        break;
-    default:
-        if constexpr (!segments) {
-            const long long blocks = rows < YAMR_ROWS_MAX_GRID ? rows : YAMR_ROWS_MAX_GRID;
-            yamr_rows_block_kernel<Acc, WarpSize, Layout>
-                <<<(unsigned)blocks, YAMR__ROWS_THREADS, 0, gpu->stream>>>(in, rows, layout, args);
-        }
-        break;
+    } else {
+        yamr_rows_block_kernel<Acc, WarpSize>
+            <<<grid_for(rows, 1), YAMR__ROWS_THREADS, 0, st>>>(in, rows, layout, args);
     }
+}
+
+/* Segments: the segment kernel, or the split for few segments. */
+template <typename Acc, int WarpSize>
+static void launch_shape(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr_segment_layout layout,
+                         const yamr_batch_args &args)
+{
+    const typename Acc::storage *in = (const typename Acc::storage *)c->in;
+    const long long segments = (long long)c->rows;
+    if (c->shape == YAMR_ROWS_BLOCKS_PER_ROW)
+        yamr_rows_split_kernel<Acc, WarpSize>
+            <<<(unsigned)(segments * args.blocks_per_row), YAMR__ROWS_THREADS, 0, gpu->stream>>>(
+                in, segments, layout, args);
+    else
+        yamr_segments_kernel<Acc, WarpSize>
+            <<<grid_for(segments, YAMR_SEGMENTS_PER_BLOCK), YAMR__ROWS_THREADS, 0, gpu->stream>>>(
+                in, segments, layout, args);
 }
 
 template <typename Acc, typename Layout>

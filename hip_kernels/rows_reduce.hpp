@@ -2,11 +2,12 @@
  * Batched reductions: one answer per row of a matrix or per segment of an array, in three kernel
  * shapes (the host picks one per call: src/rows.c, yamr__rows_shape()).
  *
- *  - yamr_rows_warp_kernel: a warp (or a group of 8 lanes) per row. Rows are short, so a block
- *    holds many and shuffles finish each one with no barrier. For segments (LongToBlock), a
- *    segment too long for one warp is left by its warp and reduced by the whole block after the
- *    warps' turn; the choice is made per segment from the offsets.
- *  - yamr_rows_block_kernel: a block per row, reduced with shuffles then one warp over the
+ *  - warp per row: yamr_rows_lanes_kernel for a matrix, a group of 8 lanes (or the warp) per
+ *    row; rows are short, so a block holds many and shuffles finish each one with no barrier.
+ *    yamr_segments_kernel for segments, the same, except that a segment too long for one warp
+ *    is left by its warp and reduced by the whole block after the warps' turn; the choice is made
+ *    per segment from the offsets.
+ *  - yamr_rows_block_kernel: a block per matrix row, reduced with shuffles then one warp over the
  *    per-warp results.
  *  - yamr_rows_split_kernel: several blocks per row for few long rows. Each block reduces a chunk
  *    into the context's workspace; the last block of a row to finish (a per-row counter it resets
@@ -24,14 +25,13 @@
 
 #include <limits.h>
 
+#include <limits>
 #include <type_traits>
 
 #include "dtype_traits.hpp"
 #include "yamr_internal.h"
 
-#define YAMR_ROWS_NO_INDEX LLONG_MAX /* a thread that saw no element; loses every tie */
-#define YAMR_ROWS_WARP_UNROLL 2 /* 16-byte loads in flight per lane, warp shape, long rows */
-#define YAMR_ROWS_BLOCK_UNROLL 4 /* and per thread, block shapes */
+#define YAMR_ROWS_BLOCK_UNROLL 4 /* 16-byte loads in flight per thread, block shapes */
 
 /* The split shape's device memory, owned by the context (runtime.hip). */
 struct yamr_rows_workspace {
@@ -77,9 +77,9 @@ struct yamr_segment_layout {
 /*
  * Thread `lane` of `lanes` visits elements lane, lane + lanes, ... of p[0, n), with index
  * `first` + i. With `vectorize`, the elements from the first 16-byte boundary to the last are
- * read as 16-byte vectors (lane owns vectors lane, lane + lanes, ...), the few before the boundary
- * and after the last vector one by one: head, vectors, tail come in that index order, so each
- * thread's indices increase.
+ * read as 16-byte vectors (lane owns vectors lane, lane + lanes, ...), Unroll at a time (the
+ * accumulator's chunk()), the few before the boundary and after the last vector one by one:
+ * head, vectors, tail come in that index order, so each thread's indices increase.
  */
 template <typename Storage, int Unroll, typename Acc>
 __device__ inline void yamr_rows_scan(const Storage *__restrict__ p, long long n, long long first,
@@ -101,9 +101,7 @@ __device__ inline void yamr_rows_scan(const Storage *__restrict__ p, long long n
         uint4 raw[Unroll];
 #pragma unroll
         for (int u = 0; u < Unroll; ++u) raw[u] = vec[v + u * lanes];
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u)
-            acc.vector(raw[u], first + head + (v + u * lanes) * per_vec);
+        acc.chunk(raw, first + head + v * per_vec, (long long)lanes * per_vec);
     }
     for (; v < vectors; v += lanes) acc.vector(vec[v], first + head + v * per_vec);
     for (long long i = head + vectors * per_vec + lane; i < n; i += lanes)
@@ -111,60 +109,70 @@ __device__ inline void yamr_rows_scan(const Storage *__restrict__ p, long long n
 }
 
 /*
- * A short row, n <= Count * lanes: thread `lane` loads its elements lane, lane + lanes, ... all
- * before it uses any, so the row costs one memory round trip (the general scan's head, vectors
- * and tail would cost up to three, one after the other). Loads of consecutive lanes are adjacent.
+ * A short row, n <= Count * lanes, in one memory round trip: thread `lane` loads all its
+ * elements lane, lane + lanes, ... before it uses any (the general scan's head, vectors and tail
+ * would cost up to three round trips, one after the other). Loads of consecutive lanes are
+ * adjacent. Indices count from p.
  */
 template <int Count, typename Storage, typename Acc>
-__device__ inline void yamr_rows_scan_short(const Storage *__restrict__ p, long long n, int lane,
+__device__ inline void yamr_rows_scan_short(const Storage *__restrict__ p, int n, int lane,
                                             int lanes, Acc &acc)
 {
     Storage v[Count];
 #pragma unroll
     for (int k = 0; k < Count; ++k) {
-        const long long i = lane + (long long)k * lanes;
+        const int i = lane + k * lanes;
         v[k] = i < n ? p[i] : (Storage)0;
     }
 #pragma unroll
     for (int k = 0; k < Count; ++k) {
-        const long long i = lane + (long long)k * lanes;
+        const int i = lane + k * lanes;
         if (i < n) acc.element(v[k], i);
     }
 }
 
 /*
- * yamr_rows_scan_short for a row that starts on a 16-byte boundary and holds whole vectors: the
- * same single round trip in 16-byte loads (lane owns vectors lane, lane + lanes, ...), so a
- * quarter (f32) of the load instructions and one index update per vector.
+ * yamr_rows_scan_short in 16-byte vectors, for `p` aligned to its element: the elements before
+ * the first 16-byte boundary (head) and after the last whole vector (tail), fewer than a vector
+ * each, are loaded one per lane, the vectors between by lanes in turn, all in the same round trip.
+ * Each lane uses its head element, its vectors, then its tail element: increasing indices.
+ * Requires lanes >= the elements per vector - 1 (head and tail).
  */
 template <int Count, typename Storage, typename Acc>
-__device__ inline void yamr_rows_scan_short_vectors(const Storage *__restrict__ p, long long n,
-                                                    int lane, int lanes, Acc &acc)
+__device__ inline void yamr_rows_scan_short_vectors(const Storage *__restrict__ p, int n, int lane,
+                                                    int lanes, Acc &acc)
 {
     constexpr int per_vec = 16 / sizeof(Storage);
     constexpr int vec_count = (Count + per_vec - 1) / per_vec;
-    const uint4 *vec = (const uint4 *)p;
-    const long long vectors = n / per_vec;
+    const int misaligned = (int)(((uintptr_t)p / sizeof(Storage)) % per_vec);
+    int head = misaligned ? per_vec - misaligned : 0;
+    if (head > n) head = n;
+    const int vectors = (n - head) / per_vec;
+    const int tail_at = head + vectors * per_vec, tail = n - tail_at;
+    const uint4 *vec = (const uint4 *)(p + head);
+    const Storage h = lane < head ? p[lane] : (Storage)0;
     uint4 raw[vec_count];
 #pragma unroll
     for (int k = 0; k < vec_count; ++k) {
-        const long long v = lane + (long long)k * lanes;
+        const int v = lane + k * lanes;
         raw[k] = v < vectors ? vec[v] : make_uint4(0, 0, 0, 0);
     }
+    const Storage t = lane < tail ? p[tail_at + lane] : (Storage)0;
+    if (lane < head) acc.element(h, lane);
 #pragma unroll
     for (int k = 0; k < vec_count; ++k) {
-        const long long v = lane + (long long)k * lanes;
-        if (v < vectors) acc.vector(raw[k], v * per_vec);
+        const int v = lane + k * lanes;
+        if (v < vectors) acc.vector(raw[k], head + v * per_vec);
     }
+    if (lane < tail) acc.element(t, tail_at + lane);
 }
 
-/* The short scan, in vectors when the row allows them. */
+/* The short scan, in vectors when the elements are aligned (`vectorize`). */
 template <int Count, typename Storage, typename Acc>
-__device__ inline void yamr_rows_scan_short_any(const Storage *__restrict__ p, long long n,
-                                                int lane, int lanes, int vectorize, Acc &acc)
+__device__ inline void yamr_rows_scan_short_any(const Storage *__restrict__ p, int n, int lane,
+                                                int lanes, int vectorize, Acc &acc)
 {
-    constexpr int per_vec = 16 / sizeof(Storage);
-    if (vectorize && (uintptr_t)p % 16 == 0 && n % per_vec == 0)
+    if (vectorize)
         yamr_rows_scan_short_vectors<Count>(p, n, lane, lanes, acc);
     else
         yamr_rows_scan_short<Count>(p, n, lane, lanes, acc);
@@ -186,18 +194,24 @@ __device__ inline typename yamr_dtype_traits<Dtype>::storage yamr_empty_value()
 
 /* Max / min / argmax / argmin: the best key, the first index holding it and that element's bits
  * (carried along, so that writing the answer needs no second read of the row). The identity is
- * (bottom key, YAMR_ROWS_NO_INDEX), which every element beats or ties with a smaller index. */
-template <yamr_dtype Dtype>
+ * (bottom key, `none`), which every element beats or ties with a smaller index. Indices count
+ * from the row's (segment's) first element; Index is int where the row is known to be short
+ * (fewer registers and one shuffle less per merge step), long long elsewhere. */
+template <yamr_dtype Dtype, typename Index = long long>
 struct yamr_rows_best {
     typedef yamr_dtype_traits<Dtype> traits;
     typedef typename traits::storage storage;
     typedef typename traits::key Key;
+    /* the same accumulator with another index type */
+    template <typename I>
+    using with_index = yamr_rows_best<Dtype, I>;
+    static constexpr Index none = std::numeric_limits<Index>::max(); /* a thread that saw none */
     /* what a shuffle moves the element's bits as */
     typedef typename std::conditional<sizeof(storage) == 8, unsigned long long, unsigned>::type
         bits_word;
     yamr_key_mode<Key> mode;
     Key key;
-    long long index;
+    Index index;
     storage bits;
 
     __device__ static inline yamr_rows_best identity(const yamr_batch_args &a)
@@ -210,24 +224,21 @@ struct yamr_rows_best {
     __device__ inline void clear()
     {
         key = (Key)YAMR_KEY_BOTTOM;
-        index = YAMR_ROWS_NO_INDEX;
+        index = none;
         bits = 0;
     }
     /* Within a thread: indices arrive in increasing order, so only a larger key replaces. */
-    __device__ inline void consider(Key k, long long i, storage b)
+    __device__ inline void consider(Key k, Index i, storage b)
     {
-        if (k > key || index == YAMR_ROWS_NO_INDEX) {
+        if (k > key || index == none) {
             key = k;
             index = i;
             bits = b;
         }
     }
-    __device__ inline void element(storage b, long long i)
-    {
-        consider(traits::to_key(b, mode), i, b);
-    }
+    __device__ inline void element(storage b, Index i) { consider(traits::to_key(b, mode), i, b); }
     /* The best of a vector in key arithmetic first, then one 64-bit index update. */
-    __device__ inline void vector(const uint4 raw, long long first)
+    __device__ inline void vector(const uint4 raw, Index first)
     {
         constexpr int per_vec = 16 / sizeof(storage);
         storage e[per_vec];
@@ -245,8 +256,15 @@ struct yamr_rows_best {
         }
         consider(best, first + at, best_bits);
     }
+    /* Unroll vectors in index order, vector u starting `step` elements after vector u - 1. */
+    template <int Unroll>
+    __device__ inline void chunk(const uint4 (&raw)[Unroll], long long first, long long step)
+    {
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) vector(raw[u], (Index)(first + u * step));
+    }
     /* Between threads or blocks: ties go to the smaller index. */
-    __device__ inline void take(Key k, long long i, storage b)
+    __device__ inline void take(Key k, Index i, storage b)
     {
         if (k > key || (k == key && i < index)) {
             key = k;
@@ -261,7 +279,7 @@ struct yamr_rows_best {
 #pragma unroll
         for (int d = Lanes / 2; d > 0; d /= 2) {
             const Key k = yamr_shfl_down<WarpSize>(key, d);
-            const long long i = yamr_shfl_down<WarpSize>(index, d);
+            const Index i = yamr_shfl_down<WarpSize>(index, d);
             const storage b = (storage)yamr_shfl_down<WarpSize>((bits_word)bits, d);
             take(k, i, b);
         }
@@ -275,20 +293,22 @@ struct yamr_rows_best {
     }
     __device__ inline void take_partial(unsigned long long a, unsigned long long b)
     {
-        take((Key)a, (long long)b, 0);
+        take((Key)a, (Index)b, 0);
     }
     __device__ inline void reload(const storage *row)
     {
-        if (index != YAMR_ROWS_NO_INDEX) bits = row[index];
+        if (index != none) bits = row[index];
     }
     /* Row r's answer: the element at the index; -1 for NaNs only (float, ignore) or no element. */
     __device__ inline void write(long long r, const yamr_batch_args &a) const
     {
-        const bool none = index == YAMR_ROWS_NO_INDEX;
-        ((storage *)a.out_a)[r] = none ? yamr_empty_value<Dtype>() : bits;
+        const bool empty = index == none;
+        ((storage *)a.out_a)[r] = empty ? yamr_empty_value<Dtype>() : bits;
         if (a.out_b)
             ((long long *)a.out_b)[r] =
-                none || (yamr_dtype_is_float<Dtype>() && key == (Key)YAMR_KEY_BOTTOM) ? -1 : index;
+                empty || (yamr_dtype_is_float<Dtype>() && key == (Key)YAMR_KEY_BOTTOM)
+                    ? -1
+                    : (long long)index;
     }
 };
 
@@ -309,6 +329,8 @@ __device__ inline double yamr_exp(double x) { return exp(x); }
 template <typename T>
 struct yamr_softmax_acc {
     typedef typename std::conditional<sizeof(T) == 4, uint32_t, uint64_t>::type storage;
+    template <typename I>
+    using with_index = yamr_softmax_acc; /* it keeps no index */
     T m, s;
     int nan_ignore;
 
@@ -365,6 +387,34 @@ struct yamr_softmax_acc {
         }
 #pragma unroll
         for (int j = 0; j < per_vec; ++j) s += weight(x[j], m);
+    }
+    /*
+     * Several vectors with one rescale: their maximum first, then one exponential per element.
+     * When the new maximum is finite and nothing is NaN, exp(x - max) is exactly what add() takes
+     * (exp(0) = 1 for x == max, 0 for x = -inf); otherwise (an infinite maximum, a NaN) the
+     * vectors go the vector() way, which defines those cases.
+     */
+    template <int Unroll>
+    __device__ inline void chunk(const uint4 (&raw)[Unroll], long long, long long)
+    {
+        constexpr int per_vec = 16 / sizeof(storage);
+        T x[Unroll * per_vec];
+        memcpy(x, raw, sizeof raw);
+        T top = m;
+#pragma unroll
+        for (int j = 0; j < Unroll * per_vec; ++j) top = fmax(top, x[j]); /* NaN-blind */
+        T sum = 0;
+        if (isfinite(top)) {
+#pragma unroll
+            for (int j = 0; j < Unroll * per_vec; ++j) sum += yamr_exp(x[j] - top);
+        }
+        if (!isfinite(top) || sum != sum || m != m) { /* the defined slow way */
+#pragma unroll
+            for (int u = 0; u < Unroll; ++u) vector(raw[u], 0);
+            return;
+        }
+        s = s * yamr_exp(m - top) + sum; /* m = -inf: exp(-inf) = 0, and s is 0 then */
+        m = top;
     }
     __device__ inline void take(T m2, T s2)
     {
@@ -432,7 +482,7 @@ __device__ inline void yamr_block_merge(Acc &acc)
             acc = per_warp[lane];
         else
             acc.clear(); /* the identity */
-        acc.template warp_merge<WarpSize>();
+        acc.template warp_merge<WarpSize, warps>();
     }
     __syncthreads(); /* per_warp is free for the next call */
 }
@@ -440,52 +490,89 @@ __device__ inline void yamr_block_merge(Acc &acc)
 /* ---- Kernels ---- */
 
 /*
- * The warp shape: each block takes YAMR_ROWS_PER_WARP_BLOCK consecutive rows (segments) per
- * round, one per group of YAMR_ROWS_GROUP_LANES lanes, and every row goes to the smallest of
- * three teams that it fits:
- *  1. its group, for rows of at most YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT elements:
- *     the groups of a warp reduce their rows side by side (one memory round trip for all);
- *  2. the whole warp, for longer rows up to `warp_count` elements per lane, one after another;
- *  3. (LongToBlock, segments) the whole block, for longer segments, one after another.
- * Rows of a matrix all have one length, so they all take one team; segments choose each their
- * own from the offsets. Rounds stride over the grid.
+ * The warp shape for a matrix, whose rows all have one length: a group of Lanes lanes per row,
+ * Count elements per lane at most (cols <= Lanes * Count: the host picks Lanes = 8 for rows of
+ * at most YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT elements, else the warp). The groups of
+ * a warp reduce their rows side by side in one memory round trip and finish them with shuffles;
+ * rounds of a block's YAMR__ROWS_THREADS / Lanes rows stride over the grid.
  */
 #define YAMR_ROWS_GROUP_LANES YAMR__ROWS_GROUP_LANES
 #define YAMR_ROWS_GROUP_COUNT YAMR__ROWS_GROUP_COUNT
-#define YAMR_ROWS_PER_WARP_BLOCK (YAMR__ROWS_THREADS / YAMR_ROWS_GROUP_LANES)
+/* Blocks per multiprocessor the register budget must allow (HIP on AMD reads the bound as waves
+ * per SIMD, a milder one). 40 registers; H100, 65536 x 128:
+ * 16.4 us at 6, 16.8 at 7, 21.6 at 8, where registers spill; 16.7 with no bound, 48 registers). */
+#define YAMR_ROWS_LANES_MIN_BLOCKS 6
 
-template <typename Acc, int WarpSize, typename Layout, bool LongToBlock>
-__global__ void __launch_bounds__(YAMR__ROWS_THREADS)
-yamr_rows_warp_kernel(const typename Acc::storage *__restrict__ in, long long rows, Layout layout,
-                      yamr_batch_args args)
+template <typename Acc, int WarpSize, int Lanes, int Count>
+__global__ void __launch_bounds__(YAMR__ROWS_THREADS, YAMR_ROWS_LANES_MIN_BLOCKS)
+yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long rows,
+                       yamr_matrix_layout layout, yamr_batch_args args)
+{
+    typedef typename Acc::template with_index<int> Narrow; /* cols <= Lanes * Count */
+    if (!yamr_warp_width_matches<WarpSize>()) return;
+    constexpr int per_block = YAMR__ROWS_THREADS / Lanes;
+    const int lane = threadIdx.x % Lanes, slot = threadIdx.x / Lanes;
+    const int n = (int)layout.cols;
+    /* `first` is the same for every lane of a warp: the shuffles see the whole warp */
+    for (long long first = (long long)blockIdx.x * per_block; first < rows;
+         first += (long long)gridDim.x * per_block) {
+        const long long r = first + slot;
+        Narrow acc = Narrow::identity(args);
+        if (r < rows)
+            yamr_rows_scan_short_any<Count>(in + r * layout.ld, n, lane, Lanes, args.vectorize,
+                                            acc);
+        acc.template warp_merge<WarpSize, Lanes>();
+        if (r < rows && lane == 0) acc.write(r, args);
+    }
+}
+
+/*
+ * The segment kernel: each block takes YAMR_SEGMENTS_PER_BLOCK consecutive segments per round,
+ * one per group of YAMR_ROWS_GROUP_LANES lanes, and every segment goes to the smallest of three
+ * teams that it fits, decided per segment from the offsets:
+ *  1. its group, for segments of at most YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT elements:
+ *     the groups of a warp reduce their segments side by side (one memory round trip for all);
+ *  2. the whole warp, for segments up to YAMR__SEGMENT_WARP_MAX_PER_LANE elements per lane, one
+ *     after another;
+ *  3. the whole block, for longer ones, one after another.
+ * Rounds stride over the grid.
+ */
+#define YAMR_SEGMENTS_PER_BLOCK (YAMR__ROWS_THREADS / YAMR_ROWS_GROUP_LANES)
+
+/* As YAMR_ROWS_LANES_MIN_BLOCKS (36 registers; H100, 2^20 segments of 0..127 elements: 157 us
+ * at 7, 166 at 6, 192 with no bound, 48 registers). */
+#define YAMR_SEGMENTS_MIN_BLOCKS 7
+template <typename Acc, int WarpSize>
+__global__ void __launch_bounds__(YAMR__ROWS_THREADS, YAMR_SEGMENTS_MIN_BLOCKS)
+yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long segments,
+                     yamr_segment_layout layout, yamr_batch_args args)
 {
     typedef typename Acc::storage Storage;
+    typedef typename Acc::template with_index<int> Narrow; /* teams 1 and 2: short segments */
     if (!yamr_warp_width_matches<WarpSize>()) return;
     constexpr int groups = WarpSize / YAMR_ROWS_GROUP_LANES; /* per warp */
-    constexpr int per_block = YAMR_ROWS_PER_WARP_BLOCK;
+    constexpr int per_block = YAMR_SEGMENTS_PER_BLOCK;
     constexpr long long group_max = YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT;
-    /* elements per lane of the longest row a warp takes */
-    constexpr int warp_count =
-        LongToBlock ? YAMR__SEGMENT_WARP_MAX_PER_LANE : YAMR__ROWS_WARP_MAX_PER_LANE;
+    constexpr int warp_count = YAMR__SEGMENT_WARP_MAX_PER_LANE;
     constexpr long long warp_max = (long long)warp_count * WarpSize;
     const yamr_lane_mask all_lanes = ~(yamr_lane_mask)0;
     const int lane = threadIdx.x % WarpSize, warp = threadIdx.x / WarpSize;
     const int group_lane = lane % YAMR_ROWS_GROUP_LANES;
-    const int slot = threadIdx.x / YAMR_ROWS_GROUP_LANES; /* the row of this group in the round */
-    __shared__ unsigned char team[per_block]; /* 0: no row, else 1, 2 or 3 as above */
+    const int slot = threadIdx.x / YAMR_ROWS_GROUP_LANES; /* the segment of this group */
+    __shared__ unsigned char team[per_block]; /* 0: no segment, else 1, 2 or 3 as above */
 
-    for (long long first = (long long)blockIdx.x * per_block; first < rows;
+    for (long long first = (long long)blockIdx.x * per_block; first < segments;
          first += (long long)gridDim.x * per_block) {
         const long long r = first + slot;
         long long begin = 0, n = 0;
-        if (r < rows) layout.extent(r, begin, n);
+        if (r < segments) layout.extent(r, begin, n);
         int my_team = 0;
-        if (r < rows) my_team = n <= group_max ? 1 : (LongToBlock && n > warp_max ? 3 : 2);
+        if (r < segments) my_team = n <= group_max ? 1 : (n > warp_max ? 3 : 2);
 
         /* team 1: every lane runs the group merge, since shuffles need the whole warp */
-        Acc acc = Acc::identity(args);
+        Narrow acc = Narrow::identity(args);
         if (my_team == 1)
-            yamr_rows_scan_short_any<YAMR_ROWS_GROUP_COUNT>(in + begin, n, group_lane,
+            yamr_rows_scan_short_any<YAMR_ROWS_GROUP_COUNT>(in + begin, (int)n, group_lane,
                                                             YAMR_ROWS_GROUP_LANES,
                                                             args.vectorize, acc);
         acc.template warp_merge<WarpSize, YAMR_ROWS_GROUP_LANES>();
@@ -493,27 +580,23 @@ yamr_rows_warp_kernel(const typename Acc::storage *__restrict__ in, long long ro
         if (group_lane == 0) team[slot] = (unsigned char)my_team;
         yamr_warp_sync(all_lanes); /* the warp sees its groups' teams */
 
-        /* team 2: the warp, over its groups' rows */
+        /* team 2: the warp, over its groups' segments */
         for (int g = 0; g < groups; ++g) {
             const int s = warp * groups + g;
             if (team[s] != 2) continue; /* uniform over the warp */
             const long long wr = first + s;
             long long wbegin, wn;
             layout.extent(wr, wbegin, wn);
-            Acc w = Acc::identity(args);
-            if (wn <= warp_max)
-                yamr_rows_scan_short_any<warp_count>(in + wbegin, wn, lane, WarpSize,
-                                                     args.vectorize, w);
-            else /* a matrix row the host should have given another shape: still right */
-                yamr_rows_scan<Storage, YAMR_ROWS_WARP_UNROLL>(in + wbegin, wn, 0, lane, WarpSize,
-                                                               args.vectorize, w);
+            Narrow w = Narrow::identity(args);
+            yamr_rows_scan_short_any<warp_count>(in + wbegin, (int)wn, lane, WarpSize,
+                                                 args.vectorize, w);
             w.template warp_merge<WarpSize, WarpSize>();
             if (lane == 0) w.write(wr, args);
         }
 
-        /* team 3: the block, over every long segment of the round */
-        /* every group's team is in `team`; the loop runs only when a segment needs the block */
-        if (LongToBlock && __syncthreads_or(my_team == 3)) {
+        /* team 3: the block, over every long segment of the round; `team` is complete, and the
+         * loop runs only when a segment needs the block */
+        if (__syncthreads_or(my_team == 3)) {
             for (int s = 0; s < per_block; ++s) {
                 if (team[s] != 3) continue; /* uniform over the block */
                 const long long br = first + s;
@@ -526,27 +609,22 @@ yamr_rows_warp_kernel(const typename Acc::storage *__restrict__ in, long long ro
                 if (threadIdx.x == 0) b.write(br, args);
             }
         }
-        /* `team` is read by all before the next round writes it */
-        if (LongToBlock)
-            __syncthreads();
-        else
-            yamr_warp_sync(all_lanes); /* a warp reads only its own entries */
+        __syncthreads(); /* `team` is read by all before the next round writes it */
     }
 }
 
-/* A block per row; rows stride over the grid. */
-template <typename Acc, int WarpSize, typename Layout>
+/* A block per row of a matrix; rows stride over the grid. */
+template <typename Acc, int WarpSize>
 __global__ void __launch_bounds__(YAMR__ROWS_THREADS)
-yamr_rows_block_kernel(const typename Acc::storage *__restrict__ in, long long rows, Layout layout,
-                       yamr_batch_args args)
+yamr_rows_block_kernel(const typename Acc::storage *__restrict__ in, long long rows,
+                       yamr_matrix_layout layout, yamr_batch_args args)
 {
     if (!yamr_warp_width_matches<WarpSize>()) return;
     for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
-        long long begin, n;
-        layout.extent(r, begin, n);
         Acc acc = Acc::identity(args);
         yamr_rows_scan<typename Acc::storage, YAMR_ROWS_BLOCK_UNROLL>(
-            in + begin, n, 0, threadIdx.x, YAMR__ROWS_THREADS, args.vectorize, acc);
+            in + r * layout.ld, layout.cols, 0, threadIdx.x, YAMR__ROWS_THREADS, args.vectorize,
+            acc);
         yamr_block_merge<WarpSize>(acc);
         if (threadIdx.x == 0) acc.write(r, args);
     }
