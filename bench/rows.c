@@ -2,7 +2,7 @@
  * yamr-bench rows: the batched reductions on the shapes of their issue, next to a copy.
  *
  *   rowmax and rowargmax f32 1024 x 4096; rowmax 65536 x 128; rowmax 4096 x 32768;
- *   rowargmax 4 x 2^24; argmax over 2^20 segments of random length 0..128;
+ *   rowargmax 4 x 2^24; argmax over 2^20 segments of random length 0..127;
  *   softmax statistics f32 1024 x 4096.
  *
  * Every result is checked against the CPU backend before it is timed. GPU times are event pairs
