@@ -1,6 +1,7 @@
 #include "bench_common.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,16 @@ yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu
     identity_of(&info, id);
     printf("%s\n", yamr_report(*ctx));
     return YAMR_SUCCESS;
+}
+
+void json_number(FILE *f, const char *key, double v, const char *format, const char *sep)
+{
+    fprintf(f, "\"%s\": ", key);
+    if (isnan(v))
+        fprintf(f, "null");
+    else
+        fprintf(f, format, v);
+    fprintf(f, "%s", sep);
 }
 
 int open_results(const char *prefix, FILE **csv, FILE **json)

@@ -6,12 +6,10 @@
 
 #include "sweep_gpu.h"
 #include "yamr.h"
+#include "yamr_bench_rev.h" /* YAMR_BENCH_GIT_REV, written at build time (bench/CMakeLists.txt) */
 
 #ifndef YAMR_BENCH_COMPILER
 #define YAMR_BENCH_COMPILER "unknown"
-#endif
-#ifndef YAMR_BENCH_GIT_REV
-#define YAMR_BENCH_GIT_REV "unknown"
 #endif
 
 typedef struct {
@@ -23,6 +21,10 @@ typedef struct {
 } identity;
 
 void identity_of(const yamr_device_info *d, identity *id);
+
+/* Writes "key": v in `format` (a printf format of one double), then `sep`; null for NaN (JSON has
+ * no NaN: an unmeasured number). */
+void json_number(FILE *f, const char *key, double v, const char *format, const char *sep);
 
 /* Opens PREFIX.csv and PREFIX.json for writing, both or neither; says why on failure. */
 int open_results(const char *prefix, FILE **csv, FILE **json);

@@ -309,16 +309,16 @@ static int write_results(const char *prefix, const identity *id, const result_ro
                 r->median_us, r->min_us, r->gbps, r->pct_copy, copy_gbps);
         fprintf(json,
                 "  {\"vendor\": \"%s\", \"device\": \"%s\", \"arch\": \"%s\", \"warp_size\": %d, "
-                "\"its\": %d, "
-                "\"compiler\": \"%s\", \"library_version\": \"%s\", \"git_rev\": \"%s\", \"case\": "
-                "\"%s\", "
-                "\"size\": \"%s\", \"impl\": \"%s\", \"shape\": \"%s\", \"median_us\": %.3f, "
-                "\"min_us\": %.3f, "
-                "\"gbps\": %.1f, \"pct_copy\": %.2f, \"copy_gbps\": %.1f}%s\n",
+                "\"its\": %d, \"compiler\": \"%s\", \"library_version\": \"%s\", \"git_rev\": \"%s\", "
+                "\"case\": \"%s\", \"size\": \"%s\", \"impl\": \"%s\", \"shape\": \"%s\", ",
                 id->vendor, id->device, id->arch, id->warp_size, id->its, YAMR_BENCH_COMPILER,
-                YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->name, r->size, r->impl, r->shape,
-                r->median_us, r->min_us, r->gbps, r->pct_copy, copy_gbps,
-                i == count - 1 ? "" : ",");
+                YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->name, r->size, r->impl, r->shape);
+        json_number(json, "median_us", r->median_us, "%.3f", ", ");
+        json_number(json, "min_us", r->min_us, "%.3f", ", ");
+        json_number(json, "gbps", r->gbps, "%.1f", ", ");
+        json_number(json, "pct_copy", r->pct_copy, "%.2f", ", ");
+        json_number(json, "copy_gbps", copy_gbps, "%.1f", "");
+        fprintf(json, "}%s\n", i == count - 1 ? "" : ",");
     }
     fprintf(json, "]\n");
     fclose(csv);

@@ -3,7 +3,8 @@
  * baseline (CUB on NVIDIA builds), a device-to-device copy and the launch floor (an empty kernel
  * timed the same way: what a call of one launch measures before any work), all in one run.
  *
- * Every result is checked against the CPU backend before it is timed. GPU times are event pairs
+ * Every result, CUB's too, is checked against the CPU backend before it is timed (CUB's argmax
+ * only for an index that holds the maximum: it does not promise the first). GPU times are event pairs
  * around each call (median and minimum of --reps after --warmup calls); inputs smaller than twice
  * the L2 rotate over several copies so that the L2 does not serve them. On the CPU backend the
  * times are wall-clock per call.
@@ -121,6 +122,39 @@ static int verify(yamr_context *ctx, yamr_context *cpu, int op, yamr_dtype t, co
     return s != YAMR_SUCCESS;
 }
 
+/* CUB's max (argmax) of the first rotation, against the CPU backend's: the same value bits, and
+ * for argmax an index that holds them (CUB does not promise the first of equal maxima). */
+static int verify_cub(call_arg *a, yamr_context *cpu, const void *host, const char *what)
+{
+    const size_t elem = yamr_dtype_size(a->dtype);
+    uint64_t want[2] = {0, 0}, got = 0;
+    int64_t want_i[2] = {-2, -2}, got_i = -2;
+    if (reference(cpu, a->op, a->dtype, host, a->n, want, want_i)) return 1;
+    a->baseline = 1;
+    const int failed = one_call(a, 0) || yamr_copy_to_host(a->ctx, &got, a->out, elem) ||
+                       yamr_copy_to_host(a->ctx, &got_i, a->out + 8, 8);
+    a->baseline = 0;
+    if (failed) {
+        fprintf(stderr, "VERIFY FAILED %s: the CUB call or its copy back failed\n", what);
+        return 1;
+    }
+    uint64_t at = got; /* the element at CUB's index */
+    if (a->op == YAMR_OP_ARGMAX) {
+        at = ~want[0];
+        if (got_i >= 0 && (size_t)got_i < a->n) {
+            at = 0;
+            memcpy(&at, (const char *)host + (size_t)got_i * elem, elem); /* little-endian */
+        }
+    }
+    if (got != want[0] || at != want[0]) {
+        fprintf(stderr, "VERIFY FAILED %s: CUB gave %llx@%lld, the CPU backend %llx@%lld\n", what,
+                (unsigned long long)got, (long long)got_i, (unsigned long long)want[0],
+                (long long)want_i[0]);
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- output ---- */
 
 static const char *op_name(int op)
@@ -146,8 +180,6 @@ static int write_rows(const char *prefix, const identity *id, const sweep_row *r
     fprintf(json, "[\n");
     for (int i = 0; i < count; ++i) {
         const sweep_row *r = &rows[i];
-        char ratio[32] = "null"; /* JSON has no NaN */
-        if (!isnan(r->vs_baseline)) snprintf(ratio, sizeof ratio, "%.4f", r->vs_baseline);
         fprintf(csv, "%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%zu,%s,%.3f,%.3f,%.1f,%.2f,%.4f,%.1f\n", id->vendor,
                 id->device, id->arch, id->warp_size, id->its, YAMR_BENCH_COMPILER,
                 YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->dtype, r->op, r->n, r->impl,
@@ -155,12 +187,16 @@ static int write_rows(const char *prefix, const identity *id, const sweep_row *r
         fprintf(json,
                 "  {\"vendor\": \"%s\", \"device\": \"%s\", \"arch\": \"%s\", \"warp_size\": %d, "
                 "\"its\": %d, \"compiler\": \"%s\", \"library_version\": \"%s\", \"git_rev\": \"%s\", "
-                "\"dtype\": \"%s\", \"op\": \"%s\", \"n\": %zu, \"impl\": \"%s\", \"median_us\": %.3f, "
-                "\"min_us\": %.3f, \"gbps\": %.1f, \"pct_copy\": %.2f, \"baseline_over_impl\": %s, "
-                "\"copy_gbps\": %.1f}%s\n",
+                "\"dtype\": \"%s\", \"op\": \"%s\", \"n\": %zu, \"impl\": \"%s\", ",
                 id->vendor, id->device, id->arch, id->warp_size, id->its, YAMR_BENCH_COMPILER,
-                YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->dtype, r->op, r->n, r->impl, r->median_us,
-                r->min_us, r->gbps, r->pct_copy, ratio, copy_gbps, i == count - 1 ? "" : ",");
+                YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->dtype, r->op, r->n, r->impl);
+        json_number(json, "median_us", r->median_us, "%.3f", ", ");
+        json_number(json, "min_us", r->min_us, "%.3f", ", ");
+        json_number(json, "gbps", r->gbps, "%.1f", ", ");
+        json_number(json, "pct_copy", r->pct_copy, "%.2f", ", ");
+        json_number(json, "baseline_over_impl", r->vs_baseline, "%.4f", ", ");
+        json_number(json, "copy_gbps", copy_gbps, "%.1f", "");
+        fprintf(json, "}%s\n", i == count - 1 ? "" : ",");
     }
     fprintf(json, "]\n");
     fclose(csv);
@@ -383,8 +419,15 @@ int run_sweep(int argc, char **argv)
                 const int op = o.ops[oi];
                 double base_us = NAN;
                 if (cub && op != OP_MINMAX) {
+                    char what[96];
+                    snprintf(what, sizeof what, "%s %s n=%zu cub", yamr_dtype_name(t), op_name(op), n);
+                    a.op = op;
+                    if (verify_cub(&a, cpu, host, what)) {
+                        failed = 1;
+                        break;
+                    }
                     sweep_row *r = &rows[count++];
-                    a.baseline = 1, a.op = op;
+                    a.baseline = 1;
                     if (time_calls(&a, &o, &r->median_us, &r->min_us, err, sizeof err)) failed = 1;
                     snprintf(r->impl, sizeof r->impl, "cub");
                     base_us = r->median_us;

@@ -52,15 +52,6 @@ static void write_csv_row(FILE *f, const race_row *r)
             m->all_warps.max, m->cycles_median, m->launch_us);
 }
 
-/* JSON has no NaN: unmeasured numbers are null. */
-static void json_number(FILE *f, const char *key, double v, const char *sep)
-{
-    if (isnan(v))
-        fprintf(f, "\"%s\": null%s", key, sep);
-    else
-        fprintf(f, "\"%s\": %.6g%s", key, v, sep);
-}
-
 static void write_json_row(FILE *f, const race_row *r, int last)
 {
     const race_measure *m = &r->m;
@@ -71,13 +62,13 @@ static void write_json_row(FILE *f, const race_row *r, int last)
             r->id.vendor, r->id.device, r->id.arch, r->id.warp_size, r->id.its, YAMR_BENCH_COMPILER,
             YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->source, r->variant, r->threads, r->order,
             (long long)m->trials, (long long)m->wrong);
-    json_number(f, "writes_mean", m->writes_mean, ", ");
+    json_number(f, "writes_mean", m->writes_mean, "%.6g", ", ");
     fprintf(f, "\"first_warp\": {\"mean\": %.4f, \"p50\": %d, \"p99\": %d, \"max\": %d}, ",
             m->first_warp.mean, m->first_warp.p50, m->first_warp.p99, m->first_warp.max);
     fprintf(f, "\"all_warps\": {\"mean\": %.4f, \"p50\": %d, \"p99\": %d, \"max\": %d}, ",
             m->all_warps.mean, m->all_warps.p50, m->all_warps.p99, m->all_warps.max);
-    json_number(f, "cycles_median", m->cycles_median, ", ");
-    json_number(f, "launch_us", m->launch_us, "");
+    json_number(f, "cycles_median", m->cycles_median, "%.6g", ", ");
+    json_number(f, "launch_us", m->launch_us, "%.6g", "");
     fprintf(f, "}%s\n", last ? "" : ",");
 }
 
