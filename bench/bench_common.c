@@ -35,6 +35,21 @@ yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu
     return YAMR_SUCCESS;
 }
 
+void csv_identity(FILE *f, const identity *id)
+{
+    fprintf(f, "%s,%s,%s,%d,%d,%s,%s,%s,", id->vendor, id->device, id->arch, id->warp_size, id->its,
+            YAMR_BENCH_COMPILER, YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV);
+}
+
+void json_identity(FILE *f, const identity *id)
+{
+    fprintf(f,
+            "  {\"vendor\": \"%s\", \"device\": \"%s\", \"arch\": \"%s\", \"warp_size\": %d, "
+            "\"its\": %d, \"compiler\": \"%s\", \"library_version\": \"%s\", \"git_rev\": \"%s\", ",
+            id->vendor, id->device, id->arch, id->warp_size, id->its, YAMR_BENCH_COMPILER,
+            YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV);
+}
+
 void json_number(FILE *f, const char *key, double v, const char *format, const char *sep)
 {
     fprintf(f, "\"%s\": ", key);
@@ -43,6 +58,14 @@ void json_number(FILE *f, const char *key, double v, const char *format, const c
     else
         fprintf(f, format, v);
     fprintf(f, "%s", sep);
+}
+
+void json_timing(FILE *f, double median_us, double min_us, double gbps, double pct_copy)
+{
+    json_number(f, "median_us", median_us, "%.3f", ", ");
+    json_number(f, "min_us", min_us, "%.3f", ", ");
+    json_number(f, "gbps", gbps, "%.1f", ", ");
+    json_number(f, "pct_copy", pct_copy, "%.2f", ", ");
 }
 
 int open_results(const char *prefix, FILE **csv, FILE **json)

@@ -22,9 +22,17 @@ typedef struct {
 
 void identity_of(const yamr_device_info *d, identity *id);
 
+/* Who measured, at the start of a result row: the identity, compiler, library version and git
+ * revision as CSV fields (each followed by a comma), or as the opening of a JSON object
+ * ("  {" and the fields, each followed by ", "). */
+void csv_identity(FILE *f, const identity *id);
+void json_identity(FILE *f, const identity *id);
+
 /* Writes "key": v in `format` (a printf format of one double), then `sep`; null for NaN (JSON has
  * no NaN: an unmeasured number). */
 void json_number(FILE *f, const char *key, double v, const char *format, const char *sep);
+/* The timing fields of sweep and rows rows: median_us, min_us, gbps, pct_copy, each then ", ". */
+void json_timing(FILE *f, double median_us, double min_us, double gbps, double pct_copy);
 
 /* Opens PREFIX.csv and PREFIX.json for writing, both or neither; says why on failure. */
 int open_results(const char *prefix, FILE **csv, FILE **json);

@@ -303,20 +303,13 @@ static int write_results(const char *prefix, const identity *id, const result_ro
     fprintf(json, "[\n");
     for (int i = 0; i < count; ++i) {
         const result_row *r = &rows[i];
-        fprintf(csv, "%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%s,%.3f,%.3f,%.1f,%.2f,%.1f\n", id->vendor,
-                id->device, id->arch, id->warp_size, id->its, YAMR_BENCH_COMPILER,
-                YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->name, r->size, r->impl, r->shape,
+        csv_identity(csv, id);
+        fprintf(csv, "%s,%s,%s,%s,%.3f,%.3f,%.1f,%.2f,%.1f\n", r->name, r->size, r->impl, r->shape,
                 r->median_us, r->min_us, r->gbps, r->pct_copy, copy_gbps);
-        fprintf(json,
-                "  {\"vendor\": \"%s\", \"device\": \"%s\", \"arch\": \"%s\", \"warp_size\": %d, "
-                "\"its\": %d, \"compiler\": \"%s\", \"library_version\": \"%s\", \"git_rev\": \"%s\", "
-                "\"case\": \"%s\", \"size\": \"%s\", \"impl\": \"%s\", \"shape\": \"%s\", ",
-                id->vendor, id->device, id->arch, id->warp_size, id->its, YAMR_BENCH_COMPILER,
-                YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->name, r->size, r->impl, r->shape);
-        json_number(json, "median_us", r->median_us, "%.3f", ", ");
-        json_number(json, "min_us", r->min_us, "%.3f", ", ");
-        json_number(json, "gbps", r->gbps, "%.1f", ", ");
-        json_number(json, "pct_copy", r->pct_copy, "%.2f", ", ");
+        json_identity(json, id);
+        fprintf(json, "\"case\": \"%s\", \"size\": \"%s\", \"impl\": \"%s\", \"shape\": \"%s\", ",
+                r->name, r->size, r->impl, r->shape);
+        json_timing(json, r->median_us, r->min_us, r->gbps, r->pct_copy);
         json_number(json, "copy_gbps", copy_gbps, "%.1f", "");
         fprintf(json, "}%s\n", i == count - 1 ? "" : ",");
     }

@@ -43,9 +43,9 @@ static const char csv_header[] =
 static void write_csv_row(FILE *f, const race_row *r)
 {
     const race_measure *m = &r->m;
-    fprintf(f, "%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%d,%s,%lld,%lld,%.6g,%.4f,%.4f,%d,%d,%d,%.4f,%d,%d,%d,%.1f,%.3f\n",
-            r->id.vendor, r->id.device, r->id.arch, r->id.warp_size, r->id.its, YAMR_BENCH_COMPILER,
-            YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->source, r->variant, r->threads, r->order,
+    csv_identity(f, &r->id);
+    fprintf(f, "%s,%s,%d,%s,%lld,%lld,%.6g,%.4f,%.4f,%d,%d,%d,%.4f,%d,%d,%d,%.1f,%.3f\n",
+            r->source, r->variant, r->threads, r->order,
             (long long)m->trials, (long long)m->wrong, (double)m->wrong / (double)m->trials,
             m->writes_mean, m->first_warp.mean, m->first_warp.p50, m->first_warp.p99,
             m->first_warp.max, m->all_warps.mean, m->all_warps.p50, m->all_warps.p99,
@@ -55,13 +55,10 @@ static void write_csv_row(FILE *f, const race_row *r)
 static void write_json_row(FILE *f, const race_row *r, int last)
 {
     const race_measure *m = &r->m;
-    fprintf(f, "  {\"vendor\": \"%s\", \"device\": \"%s\", \"arch\": \"%s\", \"warp_size\": %d, "
-               "\"its\": %d, \"compiler\": \"%s\", \"library_version\": \"%s\", \"git_rev\": \"%s\", "
-               "\"source\": \"%s\", \"variant\": \"%s\", \"threads\": %d, \"order\": \"%s\", "
+    json_identity(f, &r->id);
+    fprintf(f, "\"source\": \"%s\", \"variant\": \"%s\", \"threads\": %d, \"order\": \"%s\", "
                "\"trials\": %lld, \"wrong\": %lld, ",
-            r->id.vendor, r->id.device, r->id.arch, r->id.warp_size, r->id.its, YAMR_BENCH_COMPILER,
-            YAMR_VERSION_STRING, YAMR_BENCH_GIT_REV, r->source, r->variant, r->threads, r->order,
-            (long long)m->trials, (long long)m->wrong);
+            r->source, r->variant, r->threads, r->order, (long long)m->trials, (long long)m->wrong);
     json_number(f, "writes_mean", m->writes_mean, "%.6g", ", ");
     fprintf(f, "\"first_warp\": {\"mean\": %.4f, \"p50\": %d, \"p99\": %d, \"max\": %d}, ",
             m->first_warp.mean, m->first_warp.p50, m->first_warp.p99, m->first_warp.max);
