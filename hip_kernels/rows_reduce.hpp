@@ -23,8 +23,6 @@
 #ifndef YAMR_ROWS_REDUCE_HPP
 #define YAMR_ROWS_REDUCE_HPP
 
-#include <limits.h>
-
 #include <limits>
 #include <type_traits>
 
