@@ -8,6 +8,9 @@
 #include <time.h>
 
 #include "sweep_gpu.h"
+/* YAMR_BENCH_GIT_REV, rewritten at build time when the revision changes (bench/CMakeLists.txt):
+ * included here alone, so that a new revision recompiles this file only. */
+#include "yamr_bench_rev.h"
 
 void identity_of(const yamr_device_info *d, identity *id)
 {

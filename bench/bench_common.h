@@ -6,7 +6,6 @@
 
 #include "sweep_gpu.h"
 #include "yamr.h"
-#include "yamr_bench_rev.h" /* YAMR_BENCH_GIT_REV, written at build time (bench/CMakeLists.txt) */
 
 #ifndef YAMR_BENCH_COMPILER
 #define YAMR_BENCH_COMPILER "unknown"
@@ -23,8 +22,8 @@ typedef struct {
 void identity_of(const yamr_device_info *d, identity *id);
 
 /* Who measured, at the start of a result row: the identity, compiler, library version and git
- * revision as CSV fields (each followed by a comma), or as the opening of a JSON object
- * ("  {" and the fields, each followed by ", "). */
+ * revision (HEAD when yamr-bench was built, with -dirty for changes) as CSV fields (each followed
+ * by a comma), or as the opening of a JSON object ("  {" and the fields, each followed by ", "). */
 void csv_identity(FILE *f, const identity *id);
 void json_identity(FILE *f, const identity *id);
 

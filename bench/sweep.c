@@ -3,11 +3,10 @@
  * baseline (CUB on NVIDIA builds), a device-to-device copy and the launch floor (an empty kernel
  * timed the same way: what a call of one launch measures before any work), all in one run.
  *
- * Every result, CUB's too, is checked against the CPU backend before it is timed (CUB's argmax
- * only for an index that holds the maximum: it does not promise the first). GPU times are event pairs
- * around each call (median and minimum of --reps after --warmup calls); inputs smaller than twice
- * the L2 rotate over several copies so that the L2 does not serve them. On the CPU backend the
- * times are wall-clock per call.
+ * Every result, CUB's too, is checked against the CPU backend before it is timed. GPU times are
+ * event pairs around each call (median and minimum of --reps after --warmup calls); inputs smaller
+ * than twice the L2 rotate over several copies so that the L2 does not serve them. On the CPU
+ * backend the times are wall-clock per call.
  */
 #include <errno.h>
 #include <math.h>
@@ -122,34 +121,72 @@ static int verify(yamr_context *ctx, yamr_context *cpu, int op, yamr_dtype t, co
     return s != YAMR_SUCCESS;
 }
 
-/* CUB's max (argmax) of the first rotation, against the CPU backend's: the same value bits, and
- * for argmax an index that holds them (CUB does not promise the first of equal maxima). */
+/* The sign bit of a float dtype's element read into the low bytes of a uint64_t (little-endian,
+ * as all the bits compared below are); 0 for an integer dtype. */
+static uint64_t float_sign_bit(yamr_dtype t)
+{
+    switch (t) {
+    case YAMR_DTYPE_F32: return (uint64_t)1 << 31;
+    case YAMR_DTYPE_F64: return (uint64_t)1 << 63;
+    case YAMR_DTYPE_F16:
+    case YAMR_DTYPE_BF16: return (uint64_t)1 << 15;
+    default: return 0;
+    }
+}
+
+/* Whether `bits` (one element of t) is a NaN: above infinity once the sign is cleared. */
+static int is_nan_bits(yamr_dtype t, uint64_t bits)
+{
+    const uint64_t magnitude = bits & ~float_sign_bit(t);
+    switch (t) {
+    case YAMR_DTYPE_F32: return magnitude > UINT64_C(0x7f800000);
+    case YAMR_DTYPE_F64: return magnitude > UINT64_C(0x7ff0000000000000);
+    case YAMR_DTYPE_F16: return magnitude > UINT64_C(0x7c00);
+    case YAMR_DTYPE_BF16: return magnitude > UINT64_C(0x7f80);
+    default: return 0;
+    }
+}
+
+/* CUB's max (argmax) of the first rotation against the CPU backend's, both on the same host copy.
+ * cub::DeviceReduce::ArgMax keeps the smaller index on ties (cub::ArgMax) and compares with >, so
+ * -0.0 == +0.0 as in yamr: its index must be yamr's and its value the same bits. ::Max keeps
+ * either of -0.0 and +0.0 (order-dependent), so its value must be yamr's bits or, when yamr's is a
+ * zero, the other zero. CUB has no NaN policy: input with a NaN (a NaN answer under the CPU
+ * context's default YAMR_NAN_PROPAGATE) is refused. The outputs are set to all-ones first, so that
+ * a CUB call that wrote nothing cannot pass on an earlier answer. */
 static int verify_cub(call_arg *a, yamr_context *cpu, const void *host, const char *what)
 {
     const size_t elem = yamr_dtype_size(a->dtype);
+    const int argmax = a->op == YAMR_OP_ARGMAX;
     uint64_t want[2] = {0, 0}, got = 0;
     int64_t want_i[2] = {-2, -2}, got_i = -2;
-    if (reference(cpu, a->op, a->dtype, host, a->n, want, want_i)) return 1;
+    if (reference(cpu, a->op, a->dtype, host, a->n, want, want_i)) {
+        fprintf(stderr, "VERIFY FAILED %s: the CPU backend's reference failed\n", what);
+        return 1;
+    }
+    if (is_nan_bits(a->dtype, want[0])) {
+        fprintf(stderr, "VERIFY FAILED %s: the input holds a NaN, and CUB has no NaN policy to "
+                        "check against\n", what);
+        return 1;
+    }
+    unsigned char ones[16];
+    memset(ones, 0xff, sizeof ones);
     a->baseline = 1;
-    const int failed = one_call(a, 0) || yamr_copy_to_host(a->ctx, &got, a->out, elem) ||
+    const int failed = yamr_copy_to_device(a->ctx, a->out, ones, sizeof ones) || one_call(a, 0) ||
+                       yamr_copy_to_host(a->ctx, &got, a->out, elem) ||
                        yamr_copy_to_host(a->ctx, &got_i, a->out + 8, 8);
     a->baseline = 0;
     if (failed) {
         fprintf(stderr, "VERIFY FAILED %s: the CUB call or its copy back failed\n", what);
         return 1;
     }
-    uint64_t at = got; /* the element at CUB's index */
-    if (a->op == YAMR_OP_ARGMAX) {
-        at = ~want[0];
-        if (got_i >= 0 && (size_t)got_i < a->n) {
-            at = 0;
-            memcpy(&at, (const char *)host + (size_t)got_i * elem, elem); /* little-endian */
-        }
-    }
-    if (got != want[0] || at != want[0]) {
+    const uint64_t sign = float_sign_bit(a->dtype);
+    const int both_zero = sign && !(got & ~sign) && !(want[0] & ~sign);
+    const int value_ok = got == want[0] || (!argmax && both_zero);
+    if (!value_ok || (argmax && got_i != want_i[0])) {
         fprintf(stderr, "VERIFY FAILED %s: CUB gave %llx@%lld, the CPU backend %llx@%lld\n", what,
-                (unsigned long long)got, (long long)got_i, (unsigned long long)want[0],
-                (long long)want_i[0]);
+                (unsigned long long)got, argmax ? (long long)got_i : -1LL,
+                (unsigned long long)want[0], argmax ? (long long)want_i[0] : -1LL);
         return 1;
     }
     return 0;
@@ -394,11 +431,17 @@ int run_sweep(int argc, char **argv)
         if (cub) { /* temp storage for the largest size, asked once per dtype */
             a.temp = NULL;
             a.temp_bytes = 0;
-            size_t need = 0, amax = 0;
-            baseline_cub(t, 0, a.pool, (long long)o.sizes[o.size_count - 1], NULL, &need, a.out, NULL, NULL);
-            baseline_cub(t, 1, a.pool, (long long)o.sizes[o.size_count - 1], NULL, &amax, a.out, NULL, NULL);
+            size_t largest = 0, need = 0, amax = 0;
+            for (int si = 0; si < o.size_count; ++si)
+                if (o.sizes[si] > largest) largest = o.sizes[si];
+            if (baseline_cub(t, 0, a.pool, (long long)largest, NULL, &need, a.out, NULL, NULL) ||
+                baseline_cub(t, 1, a.pool, (long long)largest, NULL, &amax, a.out, NULL, NULL) ||
+                yamr_device_alloc(ctx, (need > amax ? need : amax) + 1024, &a.temp) != YAMR_SUCCESS) {
+                fprintf(stderr, "yamr-bench sweep: cannot size or allocate CUB's temporary "
+                                "storage for %s\n", yamr_dtype_name(t));
+                return 1;
+            }
             a.temp_bytes = (need > amax ? need : amax) + 1024;
-            yamr_device_alloc(ctx, a.temp_bytes, &a.temp);
         }
         for (int si = 0; si < o.size_count && !failed; ++si) {
             const size_t n = o.sizes[si], bytes = n * yamr_dtype_size(t);

@@ -535,7 +535,15 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "report")) {
         const char *dir = "results";
         char trials[32] = "10000";
-        for (int i = 2; i + 1 < argc; i += 2) {
+        for (int i = 2; i < argc; i += 2) {
+            if (!strcmp(argv[i], "--help")) {
+                usage(stdout);
+                return 0;
+            }
+            if (i + 1 == argc) { /* an option without its value: not a report run */
+                usage(stderr);
+                return 2;
+            }
             if (!strcmp(argv[i], "--out")) dir = argv[i + 1];
             else if (!strcmp(argv[i], "--trials")) snprintf(trials, sizeof trials, "%s", argv[i + 1]);
             else {
