@@ -66,10 +66,9 @@ typedef struct {
     size_t stride, rotations;
     const int64_t *offsets;
     void *values, *second;
-    /* the CUB baseline: cub 1 times it instead of yamr */
-    int cub;
-    /* the read ceiling: read 1 times a plain read of read_bytes of the input instead */
-    int read;
+    /* what one_call runs: yamr's call, the CUB baseline, or the read ceiling (a plain read of
+     * read_bytes of the input) */
+    enum { RUN_YAMR, RUN_CUB, RUN_READ } run;
     size_t read_bytes;
     const int64_t *cub_begin, *cub_end; /* device, `rows` offsets each */
     void *cub_temp, *cub_out;
@@ -81,8 +80,8 @@ static int one_call(void *p, int rep)
     call_arg *a = (call_arg *)p;
     const char *in = a->pool + (size_t)rep % a->rotations * a->stride;
     yamr_status s;
-    if (a->read) return sweep_read(in, a->read_bytes);
-    if (a->cub) {
+    if (a->run == RUN_READ) return sweep_read(in, a->read_bytes);
+    if (a->run == RUN_CUB) {
         size_t temp_bytes = a->cub_temp_bytes;
         return baseline_cub_segmented(a->c->op == YAMR_OP_ARGMAX, (const float *)in, a->cub_begin,
                                       a->cub_end, (long long)a->rows, a->cub_temp, &temp_bytes,
@@ -110,6 +109,23 @@ static int time_calls(call_arg *a, int on_gpu, int warmup, int reps, double *med
 {
     return on_gpu ? sweep_time(one_call, a, warmup, reps, median, min, err, errlen)
                   : bench_time_host(one_call, a, warmup, reps, median, min, err, errlen);
+}
+
+/* Times what `run` names into row `r`, a copy of `like` under impl:shape; GB/s of `bytes`. */
+static int time_row(call_arg *a, int run, int on_gpu, int warmup, int reps, const result_row *like,
+                    const char *impl, const char *shape, size_t bytes, double copy_gbps,
+                    result_row *r, char *err, size_t errlen)
+{
+    *r = *like;
+    snprintf(r->impl, sizeof r->impl, "%s", impl);
+    snprintf(r->shape, sizeof r->shape, "%s", shape);
+    r->cub_over_yamr = NAN;
+    a->run = run;
+    const int failed = time_calls(a, on_gpu, warmup, reps, &r->median_us, &r->min_us, err, errlen);
+    a->run = RUN_YAMR;
+    r->gbps = (double)bytes / r->median_us / 1e3;
+    r->pct_copy = 100.0 * r->gbps / copy_gbps;
+    return failed;
 }
 
 static unsigned long long mix(unsigned long long x)
@@ -252,7 +268,7 @@ static int verify_cub(yamr_context *ctx, const call_arg *a, const int64_t *host_
     int64_t *yamr_i = (int64_t *)malloc(n * 8);
     void *cub = malloc(n * 8);
     call_arg b = *a;
-    b.cub = 1;
+    b.run = RUN_CUB;
     int bad = !yamr_v || !yamr_i || !cub;
     if (bad) snprintf(err, errlen, "out of host memory");
     int e = bad ? 0 : one_call(&b, 0);
@@ -517,59 +533,39 @@ int run_rows(int argc, char **argv)
             failed = 1;
             break;
         }
-        result_row *r = &rows[count++];
-        memset(r, 0, sizeof *r);
-        snprintf(r->name, sizeof r->name, "%s", c->name);
-        snprintf(r->size, sizeof r->size, "%s", size);
-        snprintf(r->impl, sizeof r->impl, "yamr");
-        r->cub_over_yamr = NAN;
+        result_row named;
+        memset(&named, 0, sizeof named);
+        snprintf(named.name, sizeof named.name, "%s", c->name);
+        snprintf(named.size, sizeof named.size, "%s", size);
+        char shape[32] = "?";
         const char *line = strstr(yamr_report(ctx), "batched:");
         const char *shapes[] = {"blocks_per_row", "block_per_row", "warp_per_row", "CPU backend"};
-        snprintf(r->shape, sizeof r->shape, "?");
         for (int k = 0; k < 4 && line; ++k) {
             const char *hit = strstr(line, shapes[k]);
             if (hit && hit < line + strcspn(line, "\n")) {
-                snprintf(r->shape, sizeof r->shape, "%s", k == 3 ? "cpu" : shapes[k]);
+                snprintf(shape, sizeof shape, "%s", k == 3 ? "cpu" : shapes[k]);
                 break;
             }
         }
-        if (time_calls(&a, on_gpu, warmup, reps, &r->median_us, &r->min_us, err, sizeof err)) {
+        result_row *r = &rows[count++];
+        if (time_row(&a, RUN_YAMR, on_gpu, warmup, reps, &named, "yamr", shape, read_bytes,
+                     copy_gbps, r, err, sizeof err)) {
             failed = 1;
             break;
         }
-        r->gbps = (double)read_bytes / r->median_us / 1e3;
-        r->pct_copy = 100.0 * r->gbps / copy_gbps;
-        result_row *base = NULL;
-        if (cub_here) { /* GB/s of the same bytes as yamr's (not CUB's row bounds): as the times */
-            base = &rows[count++];
-            *base = *r;
-            snprintf(base->impl, sizeof base->impl, "cub");
-            snprintf(base->shape, sizeof base->shape, "segmented");
-            a.cub = 1;
-            failed = time_calls(&a, on_gpu, warmup, reps, &base->median_us, &base->min_us, err,
-                                sizeof err);
-            a.cub = 0;
-            if (failed) break;
-            base->gbps = (double)read_bytes / base->median_us / 1e3;
-            base->pct_copy = 100.0 * base->gbps / copy_gbps;
-            r->cub_over_yamr = base->median_us / r->median_us;
-        }
-        result_row *ceiling = NULL;
-        if (on_gpu) { /* the same rotations of the input, elements only (not the offsets) */
-            ceiling = &rows[count++];
-            *ceiling = *r;
-            snprintf(ceiling->impl, sizeof ceiling->impl, "read");
-            snprintf(ceiling->shape, sizeof ceiling->shape, "ceiling");
-            ceiling->cub_over_yamr = NAN;
-            a.read = 1;
-            a.read_bytes = elems * 4;
-            failed = time_calls(&a, on_gpu, warmup, reps, &ceiling->median_us,
-                                &ceiling->min_us, err, sizeof err);
-            a.read = 0;
-            if (failed) break;
-            ceiling->gbps = (double)a.read_bytes / ceiling->median_us / 1e3;
-            ceiling->pct_copy = 100.0 * ceiling->gbps / copy_gbps;
-        }
+        /* CUB: GB/s of the same bytes as yamr's (not CUB's row bounds), as the times */
+        result_row *base = cub_here ? &rows[count++] : NULL;
+        if (base && (failed = time_row(&a, RUN_CUB, on_gpu, warmup, reps, &named, "cub",
+                                       "segmented", read_bytes, copy_gbps, base, err, sizeof err)))
+            break;
+        if (base) r->cub_over_yamr = base->median_us / r->median_us;
+        /* the read ceiling: the same rotations of the input, elements only (not the offsets) */
+        result_row *ceiling = on_gpu ? &rows[count++] : NULL;
+        a.read_bytes = elems * 4;
+        if (ceiling && (failed = time_row(&a, RUN_READ, on_gpu, warmup, reps, &named, "read",
+                                          "ceiling", a.read_bytes, copy_gbps, ceiling, err,
+                                          sizeof err)))
+            break;
         print_row(r);
         if (base) print_row(base);
         if (ceiling) print_row(ceiling);
