@@ -45,27 +45,40 @@ __device__ inline unsigned long long yamr_device_key_f64(double x,
 template <yamr_dtype T>
 struct yamr_dtype_traits;
 
-#define YAMR_DTYPE_TRAITS(dtype, Storage, Key, key_expr)                                       \
+/*
+ * storage: the bits in memory; value: what they compare as in the dtype's own order (half types
+ * widened to float, exactly), with to_value and its exact inverse from_value; key: the
+ * order-preserving key (yamr_keys.h), which also places NaNs and the zeros' signs.
+ */
+#define YAMR_DTYPE_TRAITS(dtype, Storage, Value, value_expr, from_value_expr, Key, key_expr)     \
     template <>                                                                                \
     struct yamr_dtype_traits<dtype> {                                                          \
         typedef Storage storage;                                                               \
+        typedef Value value;                                                                   \
         typedef Key key;                                                                       \
+        __device__ static inline Value to_value(Storage b) { return value_expr; }              \
+        __device__ static inline Storage from_value(Value v) { return from_value_expr; }       \
         __device__ static inline Key to_key(Storage b, const yamr_key_mode<Key> &m)            \
         {                                                                                      \
             return key_expr;                                                                   \
         }                                                                                      \
     };
 
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_F32, uint32_t, uint32_t, yamr_device_key_f32(__uint_as_float(b), m))
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_F64, uint64_t, unsigned long long,
-                  yamr_device_key_f64(__longlong_as_double((long long)b), m))
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_F16, uint16_t, uint32_t, yamr_device_key_f32(yamr_half_to_float(b), m))
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_BF16, uint16_t, uint32_t,
-                  yamr_device_key_f32(__uint_as_float((uint32_t)b << 16), m))
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_I32, uint32_t, uint32_t, (b ^ 0x80000000u) ^ m.flip)
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_U32, uint32_t, uint32_t, b ^ m.flip)
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_I64, uint64_t, unsigned long long,
-                  ((unsigned long long)b ^ 0x8000000000000000ull) ^ m.flip)
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_F32, uint32_t, float, __uint_as_float(b), __float_as_uint(v),
+                  uint32_t, yamr_device_key_f32(to_value(b), m))
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_F64, uint64_t, double, __longlong_as_double((long long)b),
+                  (uint64_t)__double_as_longlong(v), unsigned long long,
+                  yamr_device_key_f64(to_value(b), m))
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_F16, uint16_t, float, yamr_half_to_float(b), yamr_float_to_half(v),
+                  uint32_t, yamr_device_key_f32(to_value(b), m))
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_BF16, uint16_t, float, __uint_as_float((uint32_t)b << 16),
+                  (uint16_t)(__float_as_uint(v) >> 16), uint32_t,
+                  yamr_device_key_f32(to_value(b), m))
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_I32, uint32_t, int32_t, (int32_t)b, (uint32_t)v, uint32_t,
+                  (b ^ 0x80000000u) ^ m.flip)
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_U32, uint32_t, uint32_t, b, v, uint32_t, b ^ m.flip)
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_I64, uint64_t, long long, (long long)b, (uint64_t)v,
+                  unsigned long long, ((unsigned long long)b ^ 0x8000000000000000ull) ^ m.flip)
 
 #undef YAMR_DTYPE_TRAITS
 

@@ -199,6 +199,7 @@ template <yamr_dtype Dtype, typename Index = long long>
 struct yamr_rows_best {
     typedef yamr_dtype_traits<Dtype> traits;
     typedef typename traits::storage storage;
+    typedef typename traits::value value;
     typedef typename traits::key Key;
     /* the same accumulator with another index type */
     template <typename I>
@@ -235,31 +236,55 @@ struct yamr_rows_best {
         }
     }
     __device__ inline void element(storage b, Index i) { consider(traits::to_key(b, mode), i, b); }
-    /* The best of a vector in key arithmetic first, then one 64-bit index update. */
-    __device__ inline void vector(const uint4 raw, Index first)
-    {
-        constexpr int per_vec = 16 / sizeof(storage);
-        storage e[per_vec];
-        memcpy(e, &raw, sizeof raw);
-        Key best = traits::to_key(e[0], mode);
-        storage best_bits = e[0];
-        int at = 0;
-#pragma unroll
-        for (int j = 1; j < per_vec; ++j) {
-            const Key k = traits::to_key(e[j], mode);
-            const bool above = k > best;
-            at = above ? j : at;
-            best_bits = above ? e[j] : best_bits;
-            best = above ? k : best;
-        }
-        consider(best, first + at, best_bits);
-    }
-    /* Unroll vectors in index order, vector u starting `step` elements after vector u - 1. */
+    /*
+     * Unroll vectors in index order, vector u starting `step` elements after vector u - 1: the
+     * best element by the dtype's own comparison first (a strictly better one replaces, so the
+     * first of equals stays), then one key and one index update. -0.0 and +0.0 compare equal, as
+     * their keys do. NaN compares neither better nor worse, so a chunk holding one goes element
+     * by element, where the key places it by the NaN policy.
+     */
     template <int Unroll>
     __device__ inline void chunk(const uint4 (&raw)[Unroll], long long first, long long step)
     {
+        constexpr int per_vec = 16 / sizeof(storage), count = Unroll * per_vec;
+        storage e[count];
+        memcpy(e, raw, sizeof raw);
+        value best;
+        bool nan;
+        const int at = mode.flip ? best_of<true>(e, best, nan) : best_of<false>(e, best, nan);
+        if (!nan) {
+            const storage b = traits::from_value(best);
+            consider(traits::to_key(b, mode), (Index)(first + at / per_vec * step + at % per_vec), b);
+            return;
+        }
 #pragma unroll
-        for (int u = 0; u < Unroll; ++u) vector(raw[u], (Index)(first + u * step));
+        for (int j = 0; j < count; ++j)
+            element(e[j], (Index)(first + j / per_vec * step + j % per_vec));
+    }
+    __device__ inline void vector(const uint4 raw, Index first)
+    {
+        const uint4 one[1] = {raw};
+        chunk(one, first, 0);
+    }
+    /* The first best of e by value (the smallest under Min) and where it is; `nan` when e holds
+     * a NaN, or both infinities (a sum of e tells, in one add per element that the key way's
+     * NaN tests cannot share). */
+    template <bool Min, int N>
+    __device__ static inline int best_of(const storage (&e)[N], value &best, bool &nan)
+    {
+        best = traits::to_value(e[0]);
+        value probe = best; /* floats: NaN when an element is (or when +inf and -inf meet) */
+        int at = 0;
+#pragma unroll
+        for (int j = 1; j < N; ++j) {
+            const value x = traits::to_value(e[j]);
+            if (std::numeric_limits<value>::has_quiet_NaN) probe += x;
+            const bool better = Min ? x < best : x > best;
+            at = better ? j : at;
+            best = better ? x : best;
+        }
+        nan = probe != probe;
+        return at;
     }
     /* Between threads or blocks: ties go to the smaller index. */
     __device__ inline void take(Key k, Index i, storage b)
@@ -310,11 +335,12 @@ struct yamr_rows_best {
     }
 };
 
-/* float: the hardware exponential (__expf: ex2 of x * log2(e), within 2 + 1.2|x| ulp). Only
- * x <= 0 reaches it, and a term with |x| large enough for that bound to matter is below 1e-6 of
- * the sum (which is >= 1), so the row sum stays well inside the documented 1e-5 relative
- * agreement; the exact expf made softmax statistics compute-bound. */
-__device__ inline float yamr_exp(float x) { return __expf(x); }
+/* float: e^x as the hardware's 2^(x log2(e)) (yamr_exp2_fast; as __expf, within 2 + 1.2|x| ulp
+ * above 2^-126, zero below). Only x <= 0 reaches it, and a term with |x| large enough for that
+ * bound to matter, or below 2^-126, is below 1e-6 of the sum (which is >= 1), so the row sum stays
+ * well inside the documented 1e-5 relative agreement; the exact expf made softmax statistics
+ * compute-bound. */
+__device__ inline float yamr_exp(float x) { return yamr_exp2_fast(x * 1.44269504088896341f); }
 __device__ inline double yamr_exp(double x) { return exp(x); }
 
 /*
@@ -426,15 +452,22 @@ struct yamr_softmax_acc {
         s = s * weight(m, top) + s2 * weight(m2, top);
         m = top;
     }
+    /* In two phases, with one exponential per lane instead of two per step: the group's maximum,
+     * which every lane gets (a NaN wins, as in take()); then each lane's sum rescaled to it, and
+     * the sums added up in lane 0. */
     template <int WarpSize, int Lanes = WarpSize>
     __device__ inline void warp_merge()
     {
+        T top = m;
 #pragma unroll
         for (int d = Lanes / 2; d > 0; d /= 2) {
-            const T m2 = yamr_shfl_down<WarpSize>(m, d);
-            const T s2 = yamr_shfl_down<WarpSize>(s, d);
-            take(m2, s2);
+            const T m2 = yamr_shfl_xor<WarpSize>(top, d);
+            top = m2 != m2 || m2 > top ? m2 : top;
         }
+        s *= weight(m, top); /* top NaN: NaN */
+#pragma unroll
+        for (int d = Lanes / 2; d > 0; d /= 2) s += yamr_shfl_down<WarpSize>(s, d);
+        m = top;
     }
     __device__ static inline T to_value(storage b)
     {
@@ -496,13 +529,15 @@ __device__ inline void yamr_block_merge(Acc &acc)
  */
 #define YAMR_ROWS_GROUP_LANES YAMR__ROWS_GROUP_LANES
 #define YAMR_ROWS_GROUP_COUNT YAMR__ROWS_GROUP_COUNT
-/* Blocks per multiprocessor the register budget must allow (HIP on AMD reads the bound as waves
- * per SIMD, a milder one). 40 registers; H100, 65536 x 128:
- * 16.4 us at 6, 16.8 at 7, 21.6 at 8, where registers spill; 16.7 with no bound, 48 registers). */
+/* Blocks per multiprocessor the register budget must allow (YAMR_MIN_BLOCKS), from H100 runs
+ * (65536 x 128: ...). A definition at compile time overrides each, for such measurements. */
+#ifndef YAMR_ROWS_LANES_MIN_BLOCKS
 #define YAMR_ROWS_LANES_MIN_BLOCKS 6
+#endif
 
 template <typename Acc, int WarpSize, int Lanes, int Count>
-__global__ void __launch_bounds__(YAMR__ROWS_THREADS, YAMR_ROWS_LANES_MIN_BLOCKS)
+__global__ void __launch_bounds__(YAMR__ROWS_THREADS,
+                                  YAMR_MIN_BLOCKS(YAMR__ROWS_THREADS, YAMR_ROWS_LANES_MIN_BLOCKS))
 yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long rows,
                        yamr_matrix_layout layout, yamr_batch_args args)
 {
@@ -537,11 +572,13 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
  */
 #define YAMR_SEGMENTS_PER_BLOCK (YAMR__ROWS_THREADS / YAMR_ROWS_GROUP_LANES)
 
-/* As YAMR_ROWS_LANES_MIN_BLOCKS (36 registers; H100, 2^20 segments of 0..127 elements: 157 us
- * at 7, 166 at 6, 192 with no bound, 48 registers). */
+/* As YAMR_ROWS_LANES_MIN_BLOCKS (H100, 2^20 segments of 0..127 elements: ...). */
+#ifndef YAMR_SEGMENTS_MIN_BLOCKS
 #define YAMR_SEGMENTS_MIN_BLOCKS 7
+#endif
 template <typename Acc, int WarpSize>
-__global__ void __launch_bounds__(YAMR__ROWS_THREADS, YAMR_SEGMENTS_MIN_BLOCKS)
+__global__ void __launch_bounds__(YAMR__ROWS_THREADS,
+                                  YAMR_MIN_BLOCKS(YAMR__ROWS_THREADS, YAMR_SEGMENTS_MIN_BLOCKS))
 yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long segments,
                      yamr_segment_layout layout, yamr_batch_args args)
 {

@@ -8,8 +8,10 @@
  *  - YAMR_PLATFORM_NVIDIA / YAMR_PLATFORM_AMD for host code that must tell vendors apart;
  *  - YAMR_DEVICE_WARP_SIZE: the warp width of the architecture being compiled (0 in host code);
  *  - YAMR_HAS_ITS: 1 when lanes of a warp are scheduled independently (NVIDIA sm_70 and later);
- *  - yamr_lane_mask (32-bit on NVIDIA, 64-bit on AMD), yamr_shfl_down<W>(), yamr_warp_sync(),
- *    yamr_any<W>().
+ *  - yamr_lane_mask (32-bit on NVIDIA, 64-bit on AMD), yamr_shfl_down<W>(), yamr_shfl_xor<W>(),
+ *    yamr_warp_sync(), yamr_any<W>();
+ *  - yamr_exp2_fast(); YAMR_MIN_BLOCKS(): a __launch_bounds__ occupancy that the architecture
+ *    can hold.
  */
 #ifndef YAMR_PORT_H
 #define YAMR_PORT_H
@@ -84,6 +86,17 @@ __device__ inline T yamr_shfl_down(T v, unsigned delta)
 #endif
 }
 
+/* The value of lane (this lane ^ mask): every lane of a group of `mask` + 1 lanes sees all. */
+template <int WarpSize, typename T>
+__device__ inline T yamr_shfl_xor(T v, unsigned mask)
+{
+#if defined(YAMR_PLATFORM_NVIDIA)
+    return __shfl_xor_sync(0xffffffffu, v, mask, WarpSize);
+#else
+    return __shfl_xor(v, mask, WarpSize);
+#endif
+}
+
 /* Any lane of `mask` with pred true; every lane of `mask` must call it. */
 template <int WarpSize>
 __device__ inline bool yamr_any(yamr_lane_mask mask, bool pred)
@@ -99,6 +112,23 @@ __device__ inline bool yamr_any(yamr_lane_mask mask, bool pred)
 /* IEEE binary16 bits to float, exactly (one conversion instruction on both vendors). */
 __device__ inline float yamr_half_to_float(uint16_t bits) { return __half2float(__ushort_as_half(bits)); }
 
+/* float to IEEE binary16 bits, rounding to nearest: exact for every value a half holds. */
+__device__ inline uint16_t yamr_float_to_half(float x) { return __half_as_ushort(__float2half_rn(x)); }
+
+/* 2^x by the hardware's approximation, results below 2^-126 flushed to zero (NVIDIA:
+ * ex2.approx.ftz, 2 ulp, one instruction; __expf adds denormal fix-ups around it unless the
+ * whole file is compiled with -ftz=true). */
+__device__ inline float yamr_exp2_fast(float x)
+{
+#if defined(YAMR_PLATFORM_NVIDIA)
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+#else
+    return exp2f(x);
+#endif
+}
+
 /* Orders shared-memory accesses among the lanes of `mask` of one warp. */
 __device__ inline void yamr_warp_sync(yamr_lane_mask mask)
 {
@@ -109,6 +139,22 @@ __device__ inline void yamr_warp_sync(yamr_lane_mask mask)
     __builtin_amdgcn_wave_barrier();
 #endif
 }
+
+/* The second argument of __launch_bounds__ for blocks of `threads`: `want` blocks per
+ * multiprocessor, or as many as the architecture being compiled holds (sm_75: 1024 threads;
+ * sm_86, 87, 89, 120, 121: 1536), where ptxas would otherwise drop the bound with a warning.
+ * HIP on AMD reads the argument as waves per SIMD, a milder bound. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define YAMR_SM_MAX_THREADS 1024
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 ||             \
+                                 __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 1200 ||            \
+                                 __CUDA_ARCH__ == 1210)
+#define YAMR_SM_MAX_THREADS 1536
+#else
+#define YAMR_SM_MAX_THREADS 2048
+#endif
+#define YAMR_MIN_BLOCKS(threads, want)                                                         \
+    ((want) * (threads) <= YAMR_SM_MAX_THREADS ? (want) : YAMR_SM_MAX_THREADS / (threads))
 
 /* ---- Host side: what the device properties mean on each vendor. ---- */
 
