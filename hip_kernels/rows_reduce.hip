@@ -1,4 +1,6 @@
 /* The batched launchers: rows, segments and softmax statistics, in the shape the host chose. */
+#include <limits.h>
+
 #include "gpu.h"
 #include "rows_reduce.hpp"
 
@@ -33,6 +35,9 @@ static void launch_shape(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr_matrix_l
         yamr_rows_lanes_kernel<Acc, WarpSize, WarpSize, YAMR__ROWS_WARP_MAX_PER_LANE>
             <<<grid_for(rows, YAMR__ROWS_THREADS / WarpSize), YAMR__ROWS_THREADS, 0, st>>>(
                 in, rows, layout, args);
+    } else if (layout.cols < INT_MAX) { /* indices fit an int, `none` excepted */
+        yamr_rows_block_kernel<typename Acc::template with_index<int>, WarpSize>
+            <<<grid_for(rows, 1), YAMR__ROWS_THREADS, 0, st>>>(in, rows, layout, args);
     } else {
         yamr_rows_block_kernel<Acc, WarpSize>
             <<<grid_for(rows, 1), YAMR__ROWS_THREADS, 0, st>>>(in, rows, layout, args);

@@ -295,12 +295,27 @@ struct yamr_rows_best {
             bits = b;
         }
     }
-    /* Lane 0 of every group of Lanes lanes gets its group's merge (Lanes = WarpSize: the warp's). */
-    template <int WarpSize, int Lanes = WarpSize>
+    /*
+     * Lane 0 of every group of Lanes lanes gets its group's merge (Lanes = WarpSize: the warp's),
+     * where only the first Filled lanes of a group may hold more than the identity. A whole warp
+     * with 32-bit keys and indices votes instead, and every lane gets the merge: the best key,
+     * the first index among the lanes holding it, and the bits of the lane holding both.
+     */
+    template <int WarpSize, int Lanes = WarpSize, int Filled = Lanes>
     __device__ inline void warp_merge()
     {
+        if constexpr (Lanes == WarpSize && sizeof(Key) == 4 && sizeof(Index) == 4) {
+            const Key top = yamr_warp_extreme<WarpSize, true>(key);
+            const uint32_t first =
+                yamr_warp_extreme<WarpSize, false>(key == top ? (uint32_t)index : (uint32_t)none);
+            const int holder = yamr_first_lane<WarpSize>(key == top && (uint32_t)index == first);
+            bits = (storage)yamr_shfl<WarpSize>((bits_word)bits, holder);
+            key = top;
+            index = (Index)first;
+            return;
+        }
 #pragma unroll
-        for (int d = Lanes / 2; d > 0; d /= 2) {
+        for (int d = Filled / 2; d > 0; d /= 2) {
             const Key k = yamr_shfl_down<WarpSize>(key, d);
             const Index i = yamr_shfl_down<WarpSize>(index, d);
             const storage b = (storage)yamr_shfl_down<WarpSize>((bits_word)bits, d);
@@ -454,20 +469,34 @@ struct yamr_softmax_acc {
     }
     /* In two phases, with one exponential per lane instead of two per step: the group's maximum,
      * which every lane gets (a NaN wins, as in take()); then each lane's sum rescaled to it, and
-     * the sums added up in lane 0. */
-    template <int WarpSize, int Lanes = WarpSize>
+     * the sums of the first Filled lanes (the others hold the identity) added up in lane 0. */
+    template <int WarpSize, int Lanes = WarpSize, int Filled = Lanes>
     __device__ inline void warp_merge()
     {
-        T top = m;
-#pragma unroll
-        for (int d = Lanes / 2; d > 0; d /= 2) {
-            const T m2 = yamr_shfl_xor<WarpSize>(top, d);
-            top = m2 != m2 || m2 > top ? m2 : top;
-        }
+        const T top = group_max<WarpSize, Lanes>(m);
         s *= weight(m, top); /* top NaN: NaN */
 #pragma unroll
-        for (int d = Lanes / 2; d > 0; d /= 2) s += yamr_shfl_down<WarpSize>(s, d);
+        for (int d = Filled / 2; d > 0; d /= 2) s += yamr_shfl_down<WarpSize>(s, d);
         m = top;
+    }
+    /* The largest x of a group of Lanes lanes, a NaN if any, in every lane. float over a whole
+     * warp: the warp's largest order-preserving key (yamr_keys.h, NaN the top key), one vote. */
+    template <int WarpSize, int Lanes>
+    __device__ static inline T group_max(T x)
+    {
+        if constexpr (Lanes == WarpSize && sizeof(T) == 4) {
+            const yamr_key_mode<uint32_t> max_propagate = {0u, ~0u};
+            const uint32_t k =
+                yamr_warp_extreme<WarpSize, true>(yamr_device_key_f32(x, max_propagate));
+            return k == ~0u ? (T)NAN : __uint_as_float(k & 0x80000000u ? k & 0x7fffffffu : ~k);
+        } else {
+#pragma unroll
+            for (int d = Lanes / 2; d > 0; d /= 2) {
+                const T o = yamr_shfl_xor<WarpSize>(x, d);
+                x = o != o || o > x ? o : x;
+            }
+            return x;
+        }
     }
     __device__ static inline T to_value(storage b)
     {
@@ -508,12 +537,12 @@ __device__ inline void yamr_block_merge(Acc &acc)
     acc.template warp_merge<WarpSize>();
     if (lane == 0) per_warp[warp] = acc;
     __syncthreads(); /* every warp's result is in per_warp */
-    if (warp == 0) {
+    if (warp == 0) { /* the whole warp, which lets accumulators vote */
         if (lane < warps)
             acc = per_warp[lane];
         else
             acc.clear(); /* the identity */
-        acc.template warp_merge<WarpSize, warps>();
+        acc.template warp_merge<WarpSize, WarpSize, warps>();
     }
     __syncthreads(); /* per_warp is free for the next call */
 }
@@ -529,8 +558,9 @@ __device__ inline void yamr_block_merge(Acc &acc)
  */
 #define YAMR_ROWS_GROUP_LANES YAMR__ROWS_GROUP_LANES
 #define YAMR_ROWS_GROUP_COUNT YAMR__ROWS_GROUP_COUNT
-/* Blocks per multiprocessor the register budget must allow (YAMR_MIN_BLOCKS), from H100 runs
- * (65536 x 128: ...). A definition at compile time overrides each, for such measurements. */
+/* Blocks per multiprocessor the register budget must allow (YAMR_MIN_BLOCKS), from H100 runs;
+ * a definition at compile time overrides each, for such measurements. 65536 x 128 f32: 16.0 us
+ * at 6, 16.1 at 7 and at 8 (within the noise; 21.6 at 8 before the value-first chunks). */
 #ifndef YAMR_ROWS_LANES_MIN_BLOCKS
 #define YAMR_ROWS_LANES_MIN_BLOCKS 6
 #endif
@@ -572,7 +602,9 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
  */
 #define YAMR_SEGMENTS_PER_BLOCK (YAMR__ROWS_THREADS / YAMR_ROWS_GROUP_LANES)
 
-/* As YAMR_ROWS_LANES_MIN_BLOCKS (H100, 2^20 segments of 0..127 elements: ...). */
+/* As YAMR_ROWS_LANES_MIN_BLOCKS. 2^20 segments of 0..127 f32 elements: 142 us at 7 (32
+ * registers, a few spilled), 151 at 6 (40 registers); 192 with no bound before the value-first
+ * chunks. */
 #ifndef YAMR_SEGMENTS_MIN_BLOCKS
 #define YAMR_SEGMENTS_MIN_BLOCKS 7
 #endif

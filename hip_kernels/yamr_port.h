@@ -9,7 +9,8 @@
  *  - YAMR_DEVICE_WARP_SIZE: the warp width of the architecture being compiled (0 in host code);
  *  - YAMR_HAS_ITS: 1 when lanes of a warp are scheduled independently (NVIDIA sm_70 and later);
  *  - yamr_lane_mask (32-bit on NVIDIA, 64-bit on AMD), yamr_shfl_down<W>(), yamr_shfl_xor<W>(),
- *    yamr_warp_sync(), yamr_any<W>();
+ *    yamr_shfl<W>(), yamr_warp_extreme<W>(), yamr_first_lane<W>(), yamr_warp_sync(),
+ *    yamr_any<W>();
  *  - yamr_exp2_fast(); YAMR_MIN_BLOCKS(): a __launch_bounds__ occupancy that the architecture
  *    can hold.
  */
@@ -94,6 +95,45 @@ __device__ inline T yamr_shfl_xor(T v, unsigned mask)
     return __shfl_xor_sync(0xffffffffu, v, mask, WarpSize);
 #else
     return __shfl_xor(v, mask, WarpSize);
+#endif
+}
+
+/* Lane `src`'s v, in every lane. */
+template <int WarpSize, typename T>
+__device__ inline T yamr_shfl(T v, int src)
+{
+#if defined(YAMR_PLATFORM_NVIDIA)
+    return __shfl_sync(0xffffffffu, v, src, WarpSize);
+#else
+    return __shfl(v, src, WarpSize);
+#endif
+}
+
+/* The largest (Max) or smallest v over the whole warp, in every lane: one instruction on NVIDIA
+ * sm_80 and later (redux.sync), a butterfly of shuffles elsewhere. */
+template <int WarpSize, bool Max>
+__device__ inline uint32_t yamr_warp_extreme(uint32_t v)
+{
+#if defined(YAMR_PLATFORM_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return Max ? __reduce_max_sync(0xffffffffu, v) : __reduce_min_sync(0xffffffffu, v);
+#else
+#pragma unroll
+    for (int d = WarpSize / 2; d > 0; d /= 2) {
+        const uint32_t o = yamr_shfl_xor<WarpSize>(v, d);
+        v = (Max ? o > v : o < v) ? o : v;
+    }
+    return v;
+#endif
+}
+
+/* The lowest lane of the warp where pred holds (pred must hold somewhere). */
+template <int WarpSize>
+__device__ inline int yamr_first_lane(bool pred)
+{
+#if defined(YAMR_PLATFORM_NVIDIA)
+    return __ffs(__ballot_sync(0xffffffffu, pred)) - 1;
+#else
+    return __ffsll((unsigned long long)__ballot(pred)) - 1;
 #endif
 }
 
