@@ -77,37 +77,28 @@ __device__ inline yamr_lane_mask yamr_lane_mask_first(int active)
     return active >= WarpSize ? ~(yamr_lane_mask)0 : (((yamr_lane_mask)1 << active) - 1);
 }
 
-template <int WarpSize, typename T>
-__device__ inline T yamr_shfl_down(T v, unsigned delta)
-{
+/* The vendor's shuffles over a warp of width WarpSize, every lane taking part:
+ * yamr_shfl_down(v, d) gives lane + d's v; yamr_shfl_xor(v, d) lane ^ d's (so every lane of a
+ * group of d + 1 lanes sees all of them); yamr_shfl(v, d) lane d's. */
 #if defined(YAMR_PLATFORM_NVIDIA)
-    return __shfl_down_sync(0xffffffffu, v, delta, WarpSize);
+#define YAMR_SHUFFLE(name, nvidia, amd)                                                        \
+    template <int WarpSize, typename T>                                                        \
+    __device__ inline T name(T v, int d)                                                       \
+    {                                                                                          \
+        return nvidia(0xffffffffu, v, d, WarpSize);                                            \
+    }
 #else
-    return __shfl_down(v, delta, WarpSize);
+#define YAMR_SHUFFLE(name, nvidia, amd)                                                        \
+    template <int WarpSize, typename T>                                                        \
+    __device__ inline T name(T v, int d)                                                       \
+    {                                                                                          \
+        return amd(v, d, WarpSize);                                                            \
+    }
 #endif
-}
-
-/* The value of lane (this lane ^ mask): every lane of a group of `mask` + 1 lanes sees all. */
-template <int WarpSize, typename T>
-__device__ inline T yamr_shfl_xor(T v, unsigned mask)
-{
-#if defined(YAMR_PLATFORM_NVIDIA)
-    return __shfl_xor_sync(0xffffffffu, v, mask, WarpSize);
-#else
-    return __shfl_xor(v, mask, WarpSize);
-#endif
-}
-
-/* Lane `src`'s v, in every lane. */
-template <int WarpSize, typename T>
-__device__ inline T yamr_shfl(T v, int src)
-{
-#if defined(YAMR_PLATFORM_NVIDIA)
-    return __shfl_sync(0xffffffffu, v, src, WarpSize);
-#else
-    return __shfl(v, src, WarpSize);
-#endif
-}
+YAMR_SHUFFLE(yamr_shfl_down, __shfl_down_sync, __shfl_down)
+YAMR_SHUFFLE(yamr_shfl_xor, __shfl_xor_sync, __shfl_xor)
+YAMR_SHUFFLE(yamr_shfl, __shfl_sync, __shfl)
+#undef YAMR_SHUFFLE
 
 /* The largest (Max) or smallest v over the whole warp, in every lane: one instruction on NVIDIA
  * sm_80 and later (redux.sync), a butterfly of shuffles elsewhere. */
