@@ -78,8 +78,8 @@ __device__ inline yamr_lane_mask yamr_lane_mask_first(int active)
 }
 
 /* The vendor's shuffles over a warp of width WarpSize, every lane taking part:
- * yamr_shfl_down(v, d) gives lane + d's v; yamr_shfl_xor(v, d) lane ^ d's (so every lane of a
- * group of d + 1 lanes sees all of them); yamr_shfl(v, d) lane d's. */
+ * yamr_shfl_down(v, d) gives lane + d's v, yamr_shfl_xor(v, d) lane ^ d's, yamr_shfl(v, d)
+ * lane d's. */
 #if defined(YAMR_PLATFORM_NVIDIA)
 #define YAMR_SHUFFLE(name, nvidia, amd)                                                        \
     template <int WarpSize, typename T>                                                        \
