@@ -24,7 +24,7 @@
 #include "yamr.h"
 #include "yamr_internal.h"
 
-#define MAX_ELEMS 400000 /* input elements, any dtype */
+#define MAX_ELEMS 1100000 /* input elements, any dtype */
 #define MAX_ROWS 4096 /* output entries */
 #define GUARD 4 /* poisoned entries past the last row */
 #define POISON 0xa5
@@ -232,14 +232,15 @@ typedef struct {
 } matrix_case;
 
 /* One column, one row, around warp widths, ld > cols, long rows that few rows split over blocks
- * on a GPU, and many rows. */
+ * on a GPU, many rows, and enough rows longer than one round of the block kernel's loads (4096
+ * floats) that a GPU of up to 132 multiprocessors gives each its own block. */
 static const matrix_case matrices[] = {
     {1, 1, 1, 0},        {1000, 1, 1, 0},        {257, 1, 3, 1},       {1, 31, 31, 0},
     {1, 1000, 1000, 1},  {37, 31, 31, 0},        {40, 32, 32, 0},      {33, 33, 35, 3},
     {50, 100, 100, 0},   {20, 100, 101, 1},      {64, 255, 255, 0},    {300, 257, 257, 2},
     {17, 1000, 1000, 0}, {9, 1000, 1003, 1},     {3, 5000, 5000, 0},   {2, 5000, 5003, 1},
     {5, 4100, 4100, 0},  {1, 100003, 100003, 0}, {2, 70001, 70007, 5}, {600, 300, 300, 0},
-    {3000, 40, 41, 0},
+    {3000, 40, 41, 0},   {264, 4100, 4104, 0},
 };
 #define MATRIX_COUNT (sizeof matrices / sizeof matrices[0])
 
