@@ -2,6 +2,8 @@
 #ifndef YAMR_DTYPE_TRAITS_HPP
 #define YAMR_DTYPE_TRAITS_HPP
 
+#include <limits>
+
 #include "yamr_port.h"
 
 #include "yamr_keys.h" /* YAMR_KEY_BOTTOM; the host's keys, which the device keys match */
@@ -81,6 +83,34 @@ YAMR_DTYPE_TRAITS(YAMR_DTYPE_I64, uint64_t, long long, (long long)b, (uint64_t)v
                   unsigned long long, ((unsigned long long)b ^ 0x8000000000000000ull) ^ m.flip)
 
 #undef YAMR_DTYPE_TRAITS
+
+/*
+ * The first best of e[0, N) by value, in the dtype's own order (the smallest under Min), into
+ * `best`; returns where it is. A strictly better element replaces, so the first of equals stays;
+ * -0.0 and +0.0 compare equal, as their keys do. NaN compares neither better nor worse, so `nan`
+ * says whether e holds one (or both infinities: a sum of e tells, in one add per element), and
+ * then the caller must go the key way, which places NaNs by the policy.
+ */
+template <yamr_dtype Dtype, bool Min, int N>
+__device__ inline int yamr_best_of(const typename yamr_dtype_traits<Dtype>::storage (&e)[N],
+                                   typename yamr_dtype_traits<Dtype>::value &best, bool &nan)
+{
+    typedef yamr_dtype_traits<Dtype> traits;
+    typedef typename traits::value value;
+    best = traits::to_value(e[0]);
+    value probe = best;
+    int at = 0;
+#pragma unroll
+    for (int j = 1; j < N; ++j) {
+        const value x = traits::to_value(e[j]);
+        if (std::numeric_limits<value>::has_quiet_NaN) probe += x;
+        const bool better = Min ? x < best : x > best;
+        at = better ? j : at;
+        best = better ? x : best;
+    }
+    nan = probe != probe;
+    return at;
+}
 
 template <yamr_dtype Dtype>
 __device__ constexpr bool yamr_dtype_is_float()

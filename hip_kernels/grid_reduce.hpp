@@ -93,12 +93,32 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
             s.index[k] = i;
         }
     };
-    /* A 16-byte vector: the best of its elements first, in 32-bit arithmetic, then one 64-bit
-     * index update per vector. */
+    /* A 16-byte vector: the best of its elements first, then one 64-bit index update per
+     * vector. Half types compare the elements by value (yamr_best_of) and key only the winner,
+     * unless the vector holds a NaN (H100, 2^28: min+max 247 -> 194 us, max and argmax 1-2%
+     * faster); wider types key every element in 32-bit arithmetic (by value, f32 took 46 -> 62
+     * registers and max at 2^24 measured 2.5% slower). */
     constexpr int per_vec = 16 / sizeof(Storage);
     auto consider_vector = [&](const uint4 raw, long long first) { /* by value: a register copy */
         Storage e[per_vec];
         memcpy(e, &raw, sizeof raw);
+        if constexpr (sizeof(Storage) == 2) {
+            typename traits::value best[Slots];
+            int where[Slots];
+            bool nan = false;
+#pragma unroll
+            for (int k = 0; k < Slots; ++k)
+                where[k] = (Slots == 2 ? k == 1 : is_min)
+                               ? yamr_best_of<Dtype, true>(e, best[k], nan)
+                               : yamr_best_of<Dtype, false>(e, best[k], nan);
+            if (!nan) {
+#pragma unroll
+                for (int k = 0; k < Slots; ++k)
+                    consider(k, traits::to_key(traits::from_value(best[k]), mode[k]),
+                             first + where[k]);
+                return;
+            }
+        }
 #pragma unroll
         for (int k = 0; k < Slots; ++k) {
             Key best = traits::to_key(e[0], mode[k]);

@@ -238,10 +238,8 @@ struct yamr_rows_best {
     __device__ inline void element(storage b, Index i) { consider(traits::to_key(b, mode), i, b); }
     /*
      * Unroll vectors in index order, vector u starting `step` elements after vector u - 1: the
-     * best element by the dtype's own comparison first (a strictly better one replaces, so the
-     * first of equals stays), then one key and one index update. -0.0 and +0.0 compare equal, as
-     * their keys do. NaN compares neither better nor worse, so a chunk holding one goes element
-     * by element, where the key places it by the NaN policy.
+     * best element by value first (yamr_best_of), then one key and one index update; a chunk
+     * holding a NaN goes element by element, where the key places it by the NaN policy.
      */
     template <int Unroll>
     __device__ inline void chunk(const uint4 (&raw)[Unroll], long long first, long long step)
@@ -251,7 +249,8 @@ struct yamr_rows_best {
         memcpy(e, raw, sizeof raw);
         value best;
         bool nan;
-        const int at = mode.flip ? best_of<true>(e, best, nan) : best_of<false>(e, best, nan);
+        const int at = mode.flip ? yamr_best_of<Dtype, true>(e, best, nan)
+                                 : yamr_best_of<Dtype, false>(e, best, nan);
         if (!nan) {
             const storage b = traits::from_value(best);
             consider(traits::to_key(b, mode), (Index)(first + at / per_vec * step + at % per_vec), b);
@@ -265,26 +264,6 @@ struct yamr_rows_best {
     {
         const uint4 one[1] = {raw};
         chunk(one, first, 0);
-    }
-    /* The first best of e by value (the smallest under Min) and where it is; `nan` when e holds
-     * a NaN, or both infinities (a sum of e tells, in one add per element that the key way's
-     * NaN tests cannot share). */
-    template <bool Min, int N>
-    __device__ static inline int best_of(const storage (&e)[N], value &best, bool &nan)
-    {
-        best = traits::to_value(e[0]);
-        value probe = best; /* floats: NaN when an element is (or when +inf and -inf meet) */
-        int at = 0;
-#pragma unroll
-        for (int j = 1; j < N; ++j) {
-            const value x = traits::to_value(e[j]);
-            if (std::numeric_limits<value>::has_quiet_NaN) probe += x;
-            const bool better = Min ? x < best : x > best;
-            at = better ? j : at;
-            best = better ? x : best;
-        }
-        nan = probe != probe;
-        return at;
     }
     /* Between threads or blocks: ties go to the smaller index. */
     __device__ inline void take(Key k, Index i, storage b)
