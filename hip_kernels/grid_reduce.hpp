@@ -95,9 +95,9 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
     };
     /* A 16-byte vector: the best of its elements first, then one 64-bit index update per
      * vector. Half types compare the elements by value (yamr_best_of) and key only the winner,
-     * unless the vector holds a NaN (H100, 2^28: min+max 247 -> 194 us, max and argmax 1-2%
-     * faster); wider types key every element in 32-bit arithmetic (by value, f32 took 46 -> 62
-     * registers and max at 2^24 measured 2.5% slower). */
+     * unless the vector holds a NaN (H100: min+max 247 -> 193 us at 2^28, max and argmax 6-7%
+     * faster at 2^24, 0-3% at 2^28); wider types key every element in 32-bit arithmetic (by
+     * value, f32 took 46 -> 62 registers and max at 2^24 measured 2.5% slower). */
     constexpr int per_vec = 16 / sizeof(Storage);
     auto consider_vector = [&](const uint4 raw, long long first) { /* by value: a register copy */
         Storage e[per_vec];
