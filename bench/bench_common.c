@@ -135,3 +135,25 @@ int bench_time_host(sweep_call call, void *arg, int warmup, int reps, double *me
     free(us);
     return 0;
 }
+
+void host_fill(yamr_dtype t, void *p, size_t n, unsigned long long seed)
+{
+    for (size_t i = 0; i < n; ++i) {
+        unsigned long long h = (seed ^ i) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+        h *= 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 32;
+        const float f = (float)(h >> 40) / (float)(1ull << 23) - 1.0f;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        switch (t) {
+        case YAMR_DTYPE_F32: ((float *)p)[i] = f; break;
+        case YAMR_DTYPE_F64: ((double *)p)[i] = (double)f; break;
+        case YAMR_DTYPE_F16: ((uint16_t *)p)[i] = (uint16_t)((h >> 20) & 0x3bffu) | (uint16_t)((h & 1) << 15); break;
+        case YAMR_DTYPE_BF16: ((uint16_t *)p)[i] = (uint16_t)(u >> 16); break;
+        case YAMR_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)(h >> 32); break;
+        case YAMR_DTYPE_U32: ((uint32_t *)p)[i] = (uint32_t)(h >> 32); break;
+        case YAMR_DTYPE_I64: ((int64_t *)p)[i] = (int64_t)h; break;
+        }
+    }
+}

@@ -33,6 +33,10 @@ void json_number(FILE *f, const char *key, double v, const char *format, const c
 /* The timing fields of sweep and rows rows: median_us, min_us, gbps, pct_copy, each then ", ". */
 void json_timing(FILE *f, double median_us, double min_us, double gbps, double pct_copy);
 
+/* n elements of dtype t at p (host memory) for the CPU backend, in the value ranges of the GPU
+ * fill (sweep_fill): floats in [-1, 1), integers over their whole range. */
+void host_fill(yamr_dtype t, void *p, size_t n, unsigned long long seed);
+
 /* Opens PREFIX.csv and PREFIX.json for writing, both or neither; says why on failure. */
 int open_results(const char *prefix, FILE **csv, FILE **json);
 

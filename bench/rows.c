@@ -5,6 +5,9 @@
  *   rowargmax 4 x 2^24; argmax over 2^20 segments of random length 0..127;
  *   softmax statistics f32 1024 x 4096.
  *
+ * --dtype runs the matrix and segment cases in another dtype (float32 by default; softmax
+ * statistics and CUB only in float32), named NAME_DTYPE in the results.
+ *
  * Every result is checked against the CPU backend before it is timed. GPU times are event pairs
  * around each asynchronous call (median and minimum of --reps after --warmup calls); inputs
  * smaller than twice the L2 rotate over several copies so that the L2 does not serve them. GB/s
@@ -61,6 +64,7 @@ typedef struct {
 typedef struct {
     yamr_context *ctx;
     const rows_case *c;
+    yamr_dtype dtype; /* of the input and the values */
     size_t rows, cols;
     char *pool; /* rotations copies of the input, `stride` bytes apart */
     size_t stride, rotations;
@@ -89,15 +93,15 @@ static int one_call(void *p, int rep)
     }
     switch (a->c->kind) {
     case CASE_SEGMENTS:
-        s = yamr_reduce_segments_async(a->ctx, a->c->op, YAMR_DTYPE_F32, in, a->offsets, a->rows,
+        s = yamr_reduce_segments_async(a->ctx, a->c->op, a->dtype, in, a->offsets, a->rows,
                                        a->values, (int64_t *)a->second);
         break;
     case CASE_SOFTMAX:
-        s = yamr_softmax_stats_rows_async(a->ctx, YAMR_DTYPE_F32, in, a->rows, a->cols, a->cols,
+        s = yamr_softmax_stats_rows_async(a->ctx, a->dtype, in, a->rows, a->cols, a->cols,
                                           a->values, a->second);
         break;
     default:
-        s = yamr_reduce_rows_async(a->ctx, a->c->op, YAMR_DTYPE_F32, in, a->rows, a->cols, a->cols,
+        s = yamr_reduce_rows_async(a->ctx, a->c->op, a->dtype, in, a->rows, a->cols, a->cols,
                                    a->values,
                                    a->c->op == YAMR_OP_ARGMAX ? (int64_t *)a->second : NULL);
     }
@@ -136,17 +140,11 @@ static unsigned long long mix(unsigned long long x)
     return x ^ (x >> 31);
 }
 
-/* Values in [-1, 1), as sweep_fill makes them on a GPU. */
-static void host_fill(float *p, size_t n, unsigned long long seed)
-{
-    for (size_t i = 0; i < n; ++i) p[i] = (float)(mix(seed ^ i) >> 40) / (float)(1ull << 23) - 1.0f;
-}
-
 /* The case's answer on the CPU backend from the host copy `host`, against the GPU's. */
-static int verify(yamr_context *ctx, yamr_context *cpu, const call_arg *a, const float *host,
+static int verify(yamr_context *ctx, yamr_context *cpu, const call_arg *a, const void *host,
                   const int64_t *host_offsets, const char *what)
 {
-    const size_t n = a->rows, bytes = n * 8;
+    const size_t n = a->rows, bytes = n * 8, esize = yamr_dtype_size(a->dtype);
     char *want_v = (char *)malloc(bytes), *want_s = (char *)malloc(bytes);
     char *got_v = (char *)malloc(bytes), *got_s = (char *)malloc(bytes);
     int bad = !want_v || !want_s || !got_v || !got_s;
@@ -156,19 +154,19 @@ static int verify(yamr_context *ctx, yamr_context *cpu, const call_arg *a, const
         memset(got_s, 0, bytes);
         switch (a->c->kind) {
         case CASE_SEGMENTS:
-            s = yamr_reduce_segments(cpu, a->c->op, YAMR_DTYPE_F32, host, host_offsets, n, want_v,
+            s = yamr_reduce_segments(cpu, a->c->op, a->dtype, host, host_offsets, n, want_v,
                                      (int64_t *)want_s);
             break;
         case CASE_SOFTMAX:
-            s = yamr_softmax_stats_rows(cpu, YAMR_DTYPE_F32, host, n, a->cols, a->cols, want_v,
+            s = yamr_softmax_stats_rows(cpu, a->dtype, host, n, a->cols, a->cols, want_v,
                                         want_s);
             break;
         default:
-            s = yamr_reduce_rows(cpu, a->c->op, YAMR_DTYPE_F32, host, n, a->cols, a->cols, want_v,
+            s = yamr_reduce_rows(cpu, a->c->op, a->dtype, host, n, a->cols, a->cols, want_v,
                                  (int64_t *)want_s);
         }
         if (s == YAMR_SUCCESS && one_call((void *)a, 0)) s = YAMR_ERROR_DEVICE;
-        if (s == YAMR_SUCCESS) s = yamr_copy_to_host(ctx, got_v, a->values, n * 4);
+        if (s == YAMR_SUCCESS) s = yamr_copy_to_host(ctx, got_v, a->values, n * esize);
         if (s == YAMR_SUCCESS && a->c->op == YAMR_OP_ARGMAX)
             s = yamr_copy_to_host(ctx, got_s, a->second, bytes);
         if (s == YAMR_SUCCESS && a->c->kind == CASE_SOFTMAX)
@@ -176,17 +174,22 @@ static int verify(yamr_context *ctx, yamr_context *cpu, const call_arg *a, const
         bad = s != YAMR_SUCCESS;
     }
     for (size_t r = 0; r < n && !bad; ++r) {
-        const float wv = ((float *)want_v)[r], gv = ((float *)got_v)[r];
-        if (a->c->kind == CASE_SOFTMAX) {
+        if (a->c->kind == CASE_SOFTMAX) { /* float32 only */
+            const float wv = ((float *)want_v)[r], gv = ((float *)got_v)[r];
             const float ws = ((float *)want_s)[r], gs = ((float *)got_s)[r];
             bad = wv != gv || fabsf(gs - ws) > 1e-5f * ws;
         } else {
-            bad = memcmp(&wv, &gv, 4) != 0 ||
+            bad = memcmp(want_v + r * esize, got_v + r * esize, esize) != 0 ||
                   (a->c->op == YAMR_OP_ARGMAX && ((int64_t *)want_s)[r] != ((int64_t *)got_s)[r]);
         }
-        if (bad)
-            fprintf(stderr, "VERIFY FAILED %s row %zu: got %g / %lld, expected %g / %lld\n", what,
-                    r, gv, (long long)((int64_t *)got_s)[r], wv, (long long)((int64_t *)want_s)[r]);
+        if (bad) {
+            unsigned long long wb = 0, gb = 0; /* the values' bits */
+            memcpy(&wb, want_v + r * esize, esize);
+            memcpy(&gb, got_v + r * esize, esize);
+            fprintf(stderr, "VERIFY FAILED %s row %zu: got 0x%llx / %lld, expected 0x%llx / %lld\n",
+                    what, r, gb, (long long)((int64_t *)got_s)[r], wb,
+                    (long long)((int64_t *)want_s)[r]);
+        }
     }
     if (s != YAMR_SUCCESS)
         fprintf(stderr, "VERIFY FAILED %s: %s %s\n", what, yamr_status_string(s),
@@ -360,12 +363,15 @@ static int copy_call(void *p, int rep)
 
 static void usage(void)
 {
-    printf("usage: yamr-bench rows [--reps N] [--warmup N] [--device D] [--quick] [--out PREFIX]\n"
+    printf("usage: yamr-bench rows [--reps N] [--warmup N] [--device D] [--dtype T] [--quick]\n"
+           "                       [--out PREFIX]\n"
            "Times the batched reductions (rows, segments, softmax statistics) on the shapes of\n"
            "their issue, next to CUB's DeviceSegmentedReduce (NVIDIA builds), a device-to-device\n"
            "copy, the launch floor (an empty kernel timed the same way; impl empty_kernel) and,\n"
            "per case, the read ceiling (a plain read of the same input; impl read);\n"
-           "--quick divides the row and segment counts by 16. Defaults: --reps 50 --warmup 20.\n"
+           "--quick divides the row and segment counts by 16. --dtype runs the row and segment\n"
+           "cases in dtype T (f32, f64, f16, bf16, i32, u32, i64), named NAME_T in the results;\n"
+           "softmax statistics and CUB run in f32 only. Defaults: --reps 50 --warmup 20 --dtype f32.\n"
            "Without a GPU: the CPU backend, --quick, 5 reps, 2 warm-up calls.\n");
 }
 
@@ -373,6 +379,7 @@ int run_rows(int argc, char **argv)
 {
     int reps = 50, warmup = 20, dev = 0, quick = 0;
     const char *out = NULL;
+    yamr_dtype dtype = YAMR_DTYPE_F32;
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help")) {
@@ -395,7 +402,15 @@ int run_rows(int argc, char **argv)
             dev = atoi(v);
         else if (!strcmp(a, "--out"))
             out = v;
-        else {
+        else if (!strcmp(a, "--dtype")) {
+            int d = 0;
+            while (d < YAMR_DTYPE_COUNT && strcmp(v, yamr_dtype_name((yamr_dtype)d))) ++d;
+            if (d == YAMR_DTYPE_COUNT) {
+                fprintf(stderr, "yamr-bench rows: unknown dtype '%s'\n", v);
+                return 2;
+            }
+            dtype = (yamr_dtype)d;
+        } else {
             fprintf(stderr, "yamr-bench rows: unknown option '%s'\n", a);
             return 2;
         }
@@ -419,14 +434,15 @@ int run_rows(int argc, char **argv)
     size_t max_bytes = 0, max_rows = 0;
     for (size_t i = 0; i < CASE_COUNT; ++i) {
         const size_t rows = cases[i].rows / divide ? cases[i].rows / divide : 1;
-        const size_t b = rows * cases[i].cols * 4;
+        const size_t b = rows * cases[i].cols * yamr_dtype_size(dtype);
         if (b > max_bytes) max_bytes = b;
         if (rows > max_rows) max_rows = rows;
     }
     const size_t l2 = on_gpu ? sweep_l2_bytes(dev) : 0;
     size_t pool_bytes = max_bytes > 8 * l2 ? max_bytes : 8 * l2;
     pool_bytes = (pool_bytes + 255) / 256 * 256;
-    float *host = (float *)malloc(max_bytes);
+    const size_t esize = yamr_dtype_size(dtype);
+    void *host = malloc(max_bytes);
     int64_t *host_offsets = (int64_t *)malloc((max_rows + 1) * sizeof *host_offsets);
     call_arg a;
     memset(&a, 0, sizeof a);
@@ -454,8 +470,9 @@ int run_rows(int argc, char **argv)
                 yamr_last_error(ctx));
         return 1;
     }
-    if (on_gpu ? sweep_fill(YAMR_DTYPE_F32, a.pool, pool_bytes / 4, 4242, err, sizeof err)
-               : (host_fill((float *)a.pool, pool_bytes / 4, 4242), 0)) {
+    a.dtype = dtype;
+    if (on_gpu ? sweep_fill(dtype, a.pool, pool_bytes / esize, 4242, err, sizeof err)
+               : (host_fill(dtype, a.pool, pool_bytes / esize, 4242), 0)) {
         fprintf(stderr, "yamr-bench rows: fill: %s\n", err);
         return 1;
     }
@@ -494,6 +511,7 @@ int run_rows(int argc, char **argv)
 
     for (size_t i = 0; i < CASE_COUNT && !failed; ++i) {
         const rows_case *c = &cases[i];
+        if (c->kind == CASE_SOFTMAX && dtype != YAMR_DTYPE_F32) continue;
         a.c = c;
         a.rows = c->rows / divide ? c->rows / divide : 1;
         a.cols = c->cols;
@@ -510,24 +528,29 @@ int run_rows(int argc, char **argv)
             if (yamr_copy_to_device(ctx, offsets_dev, host_offsets, (a.rows + 1) * 8) !=
                 YAMR_SUCCESS)
                 return 1;
-            read_bytes = elems * 4 + (a.rows + 1) * 8;
+            read_bytes = elems * esize + (a.rows + 1) * 8;
             snprintf(size, sizeof size, "%zu segs", a.rows);
         } else {
-            read_bytes = elems * 4;
+            read_bytes = elems * esize;
             snprintf(size, sizeof size, "%zux%zu", a.rows, a.cols);
         }
-        a.stride = (elems * 4 + 255) / 256 * 256;
-        a.rotations = on_gpu && elems * 4 < 2 * l2 ? pool_bytes / a.stride : 1;
+        a.stride = (elems * esize + 255) / 256 * 256;
+        a.rotations = on_gpu && elems * esize < 2 * l2 ? pool_bytes / a.stride : 1;
         if (a.rotations > 64) a.rotations = 64;
         if (a.rotations < 1) a.rotations = 1;
         char what[96];
-        snprintf(what, sizeof what, "%s %s", c->name, size);
-        if (yamr_copy_to_host(ctx, host, a.pool, elems * 4) != YAMR_SUCCESS ||
+        char name[32]; /* the case, and the dtype unless float32 */
+        if (dtype == YAMR_DTYPE_F32)
+            snprintf(name, sizeof name, "%s", c->name);
+        else
+            snprintf(name, sizeof name, "%s_%s", c->name, yamr_dtype_name(dtype));
+        snprintf(what, sizeof what, "%s %s", name, size);
+        if (yamr_copy_to_host(ctx, host, a.pool, elems * esize) != YAMR_SUCCESS ||
             verify(ctx, cpu, &a, host, host_offsets, what)) {
             failed = 1;
             break;
         }
-        const int cub_here = cub && cub_fits(c, elems);
+        const int cub_here = cub && dtype == YAMR_DTYPE_F32 && cub_fits(c, elems);
         if (cub_here && (cub_prepare(ctx, &a, host_bounds, bounds_dev, err, sizeof err) ||
                          verify_cub(ctx, &a, host_offsets, what, err, sizeof err))) {
             failed = 1;
@@ -535,7 +558,7 @@ int run_rows(int argc, char **argv)
         }
         result_row named;
         memset(&named, 0, sizeof named);
-        snprintf(named.name, sizeof named.name, "%s", c->name);
+        snprintf(named.name, sizeof named.name, "%s", name);
         snprintf(named.size, sizeof named.size, "%s", size);
         char shape[32] = "?";
         const char *line = strstr(yamr_report(ctx), "batched:");
@@ -561,7 +584,7 @@ int run_rows(int argc, char **argv)
         if (base) r->cub_over_yamr = base->median_us / r->median_us;
         /* the read ceiling: the same rotations of the input, elements only (not the offsets) */
         result_row *ceiling = on_gpu ? &rows[count++] : NULL;
-        a.read_bytes = elems * 4;
+        a.read_bytes = elems * esize;
         if (ceiling && (failed = time_row(&a, RUN_READ, on_gpu, warmup, reps, &named, "read",
                                           "ceiling", a.read_bytes, copy_gbps, ceiling, err,
                                           sizeof err)))
