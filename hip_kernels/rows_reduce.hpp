@@ -239,11 +239,18 @@ struct yamr_rows_best {
     /*
      * Unroll vectors in index order, vector u starting `step` elements after vector u - 1: the
      * best element by value first (yamr_best_of), then one key and one index update; a chunk
-     * holding a NaN goes element by element, where the key places it by the NaN policy.
+     * holding a NaN goes element by element, where the key places it by the NaN policy. Half
+     * types take one vector at a time (32 elements held as floats took the block kernel to
+     * 78-104 registers).
      */
     template <int Unroll>
     __device__ inline void chunk(const uint4 (&raw)[Unroll], long long first, long long step)
     {
+        if constexpr (Unroll > 1 && sizeof(storage) == 2) {
+#pragma unroll
+            for (int u = 0; u < Unroll; ++u) vector(raw[u], (Index)(first + u * step));
+            return;
+        }
         constexpr int per_vec = 16 / sizeof(storage), count = Unroll * per_vec;
         storage e[count];
         memcpy(e, raw, sizeof raw);
