@@ -353,7 +353,8 @@ __device__ inline double yamr_exp(double x) { return exp(x); }
  */
 template <typename T>
 struct yamr_softmax_acc {
-    typedef typename std::conditional<sizeof(T) == 4, uint32_t, uint64_t>::type storage;
+    typedef yamr_dtype_traits<sizeof(T) == 4 ? YAMR_DTYPE_F32 : YAMR_DTYPE_F64> traits;
+    typedef typename traits::storage storage;
     template <typename I>
     using with_index = yamr_softmax_acc; /* it keeps no index */
     T m, s;
@@ -484,19 +485,11 @@ struct yamr_softmax_acc {
             return x;
         }
     }
-    __device__ static inline T to_value(storage b)
-    {
-        T x;
-        memcpy(&x, &b, sizeof x);
-        return x;
-    }
+    __device__ static inline T to_value(storage b) { return traits::to_value(b); }
     __device__ inline void to_partial(unsigned long long &a, unsigned long long &b) const
     {
-        storage mb, sb;
-        memcpy(&mb, &m, sizeof m);
-        memcpy(&sb, &s, sizeof s);
-        a = mb;
-        b = sb;
+        a = traits::from_value(m);
+        b = traits::from_value(s);
     }
     __device__ inline void take_partial(unsigned long long a, unsigned long long b)
     {
