@@ -157,10 +157,21 @@ __device__ inline void yamr_rows_scan_short_vectors(const Storage *__restrict__ 
     }
     const Storage t = lane < tail ? p[tail_at + lane] : (Storage)0;
     if (lane < head) acc.element(h, lane);
+    if constexpr (Acc::repeats_harmless && sizeof(Storage) == 4) {
+        /* one chunk: a lane's vectors past the last stand in as copies of its first, which come
+         * after it and so never beat it */
+        if (lane < vectors) {
 #pragma unroll
-    for (int k = 0; k < vec_count; ++k) {
-        const int v = lane + k * lanes;
-        if (v < vectors) acc.vector(raw[k], head + v * per_vec);
+            for (int k = 1; k < vec_count; ++k)
+                if (lane + k * lanes >= vectors) raw[k] = raw[0];
+            acc.chunk(raw, head + lane * per_vec, (long long)lanes * per_vec);
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < vec_count; ++k) {
+            const int v = lane + k * lanes;
+            if (v < vectors) acc.vector(raw[k], head + v * per_vec);
+        }
     }
     if (lane < tail) acc.element(t, tail_at + lane);
 }
@@ -205,6 +216,8 @@ struct yamr_rows_best {
     template <typename I>
     using with_index = yamr_rows_best<Dtype, I>;
     static constexpr Index none = std::numeric_limits<Index>::max(); /* a thread that saw none */
+    /* an element seen twice, the second time later, changes nothing */
+    static constexpr bool repeats_harmless = true;
     /* what a shuffle moves the element's bits as */
     typedef typename std::conditional<sizeof(storage) == 8, unsigned long long, unsigned>::type
         bits_word;
@@ -357,6 +370,7 @@ struct yamr_softmax_acc {
     typedef typename traits::storage storage;
     template <typename I>
     using with_index = yamr_softmax_acc; /* it keeps no index */
+    static constexpr bool repeats_harmless = false; /* each element adds to the sum */
     T m, s;
     int nan_ignore;
 
@@ -537,16 +551,26 @@ __device__ inline void yamr_block_merge(Acc &acc)
  */
 #define YAMR_ROWS_GROUP_LANES YAMR__ROWS_GROUP_LANES
 #define YAMR_ROWS_GROUP_COUNT YAMR__ROWS_GROUP_COUNT
-/* Blocks per multiprocessor the register budget must allow (YAMR_MIN_BLOCKS), from H100 runs;
- * a definition at compile time overrides each, for such measurements. 65536 x 128 f32: 16.0 us
- * at 6, 16.1 at 7 and at 8 (within the noise; 21.6 at 8 before the value-first chunks). */
+/* Blocks per multiprocessor the register budget must allow (YAMR_MIN_BLOCKS), from H100 runs:
+ * `narrow` for elements of up to 4 bytes, `wide` for 8-byte ones, which need more registers. A
+ * definition of the constants below at compile time overrides each, for such measurements. */
+#define YAMR_ROWS_BOUND(storage, narrow, wide)                                                 \
+    YAMR_MIN_BLOCKS(YAMR__ROWS_THREADS, sizeof(storage) == 8 ? (wide) : (narrow))
+
+/* 65536 x 128 f32: 16.0 us at 6, 16.1 at 7 and at 8 (within the noise; 21.6 at 8 before the
+ * value-first chunks). f64: 35.5 us at 6 (40 registers, spilling), 28.5 at 5, 27.4 at 4; i64:
+ * 34.0, 28.2, 27.0 (read ceiling 25.1). */
 #ifndef YAMR_ROWS_LANES_MIN_BLOCKS
 #define YAMR_ROWS_LANES_MIN_BLOCKS 6
+#endif
+#ifndef YAMR_ROWS_LANES_MIN_BLOCKS_WIDE
+#define YAMR_ROWS_LANES_MIN_BLOCKS_WIDE 4
 #endif
 
 template <typename Acc, int WarpSize, int Lanes, int Count>
 __global__ void __launch_bounds__(YAMR__ROWS_THREADS,
-                                  YAMR_MIN_BLOCKS(YAMR__ROWS_THREADS, YAMR_ROWS_LANES_MIN_BLOCKS))
+                                  YAMR_ROWS_BOUND(typename Acc::storage, YAMR_ROWS_LANES_MIN_BLOCKS,
+                                                  YAMR_ROWS_LANES_MIN_BLOCKS_WIDE))
 yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long rows,
                        yamr_matrix_layout layout, yamr_batch_args args)
 {
@@ -581,15 +605,20 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
  */
 #define YAMR_SEGMENTS_PER_BLOCK (YAMR__ROWS_THREADS / YAMR_ROWS_GROUP_LANES)
 
-/* As YAMR_ROWS_LANES_MIN_BLOCKS. 2^20 segments of 0..127 f32 elements: 142 us at 7 (32
+/* As YAMR_ROWS_LANES_MIN_BLOCKS. 2^20 segments of 0..127 elements: f32 142 us at 7 (32
  * registers, a few spilled), 151 at 6 (40 registers); 192 with no bound before the value-first
- * chunks. */
+ * chunks. f64: 1005 us at 7 (2268 bytes of spill stores), 379 at 6, 271 at 5, 235 at 4 (64
+ * registers, none spilled); i64: 715, 385, 229, 234 (read ceiling 172). */
 #ifndef YAMR_SEGMENTS_MIN_BLOCKS
 #define YAMR_SEGMENTS_MIN_BLOCKS 7
 #endif
+#ifndef YAMR_SEGMENTS_MIN_BLOCKS_WIDE
+#define YAMR_SEGMENTS_MIN_BLOCKS_WIDE 4
+#endif
 template <typename Acc, int WarpSize>
 __global__ void __launch_bounds__(YAMR__ROWS_THREADS,
-                                  YAMR_MIN_BLOCKS(YAMR__ROWS_THREADS, YAMR_SEGMENTS_MIN_BLOCKS))
+                                  YAMR_ROWS_BOUND(typename Acc::storage, YAMR_SEGMENTS_MIN_BLOCKS,
+                                                  YAMR_SEGMENTS_MIN_BLOCKS_WIDE))
 yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long segments,
                      yamr_segment_layout layout, yamr_batch_args args)
 {
