@@ -157,9 +157,8 @@ __device__ inline void yamr_rows_scan_short_vectors(const Storage *__restrict__ 
     }
     const Storage t = lane < tail ? p[tail_at + lane] : (Storage)0;
     if (lane < head) acc.element(h, lane);
-    if constexpr (Acc::repeats_harmless && sizeof(Storage) == 4) {
-        /* one chunk: a lane's vectors past the last stand in as copies of its first, which come
-         * after it and so never beat it */
+    if constexpr (Acc::pads_with_repeats) {
+        /* one chunk: a lane's vectors past the last stand in as copies of its first */
         if (lane < vectors) {
 #pragma unroll
             for (int k = 1; k < vec_count; ++k)
@@ -216,8 +215,11 @@ struct yamr_rows_best {
     template <typename I>
     using with_index = yamr_rows_best<Dtype, I>;
     static constexpr Index none = std::numeric_limits<Index>::max(); /* a thread that saw none */
-    /* an element seen twice, the second time later, changes nothing */
-    static constexpr bool repeats_harmless = true;
+    /* Whether the short scans hand a lane's vectors to one chunk(), those past the row's end
+     * padded with copies of its first: a copy comes after its original, so it never beats it.
+     * 4-byte types only: as one chunk, bf16 segments measured 205 us against 132 and f64
+     * 65536 x 128 64 us against 35 (H100). */
+    static constexpr bool pads_with_repeats = sizeof(storage) == 4;
     /* what a shuffle moves the element's bits as */
     typedef typename std::conditional<sizeof(storage) == 8, unsigned long long, unsigned>::type
         bits_word;
@@ -370,7 +372,7 @@ struct yamr_softmax_acc {
     typedef typename traits::storage storage;
     template <typename I>
     using with_index = yamr_softmax_acc; /* it keeps no index */
-    static constexpr bool repeats_harmless = false; /* each element adds to the sum */
+    static constexpr bool pads_with_repeats = false; /* a repeat would add to the sum */
     T m, s;
     int nan_ignore;
 
