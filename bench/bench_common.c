@@ -71,6 +71,20 @@ void json_timing(FILE *f, double median_us, double min_us, double gbps, double p
     json_number(f, "pct_copy", pct_copy, "%.2f", ", ");
 }
 
+void csv_number(FILE *f, double v, const char *format, const char *sep)
+{
+    if (!isnan(v)) fprintf(f, format, v);
+    fprintf(f, "%s", sep);
+}
+
+void csv_timing(FILE *f, double median_us, double min_us, double gbps, double pct_copy)
+{
+    csv_number(f, median_us, "%.3f", ",");
+    csv_number(f, min_us, "%.3f", ",");
+    csv_number(f, gbps, "%.1f", ",");
+    csv_number(f, pct_copy, "%.2f", ",");
+}
+
 int open_results(const char *prefix, FILE **csv, FILE **json)
 {
     char path[1024];
@@ -85,16 +99,33 @@ int open_results(const char *prefix, FILE **csv, FILE **json)
     return 1;
 }
 
-int bench_launch_floor(const char *command, int warmup, int reps, double *median_us,
+int bench_parse_timing(const char *word, int *queued)
+{
+    if (!strcmp(word, "isolated") || !strcmp(word, "queued")) {
+        *queued = !strcmp(word, "queued");
+        return 0;
+    }
+    return 1;
+}
+
+const char *bench_timing_name(int on_gpu, int queued)
+{
+    return !on_gpu ? "host_clock" : queued ? "queued" : "isolated";
+}
+
+int bench_launch_floor(const char *command, int warmup, int reps, int queued, double *median_us,
                        double *min_us)
 {
     char err[512] = "";
-    if (sweep_launch_floor(warmup, reps, median_us, min_us, err, sizeof err)) {
+    if (sweep_launch_floor(warmup, reps, queued, median_us, min_us, err, sizeof err)) {
         fprintf(stderr, "yamr-bench %s: launch floor: %s\n", command, err);
         return 1;
     }
-    printf("launch floor: %.2f us (median of an empty kernel, event pair around one launch)\n",
+    printf("launch floor: %.2f us (median of an empty kernel, timed as the calls are)\n",
            *median_us);
+    printf("timing: %s\n", queued ? "queued (an event pair around each call, all launched behind a "
+                                     "held stream: the device's time alone)"
+                                   : "isolated (an event pair around each call as it is launched)");
     return 0;
 }
 

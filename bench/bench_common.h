@@ -32,6 +32,10 @@ void json_identity(FILE *f, const identity *id);
 void json_number(FILE *f, const char *key, double v, const char *format, const char *sep);
 /* The timing fields of sweep and rows rows: median_us, min_us, gbps, pct_copy, each then ", ". */
 void json_timing(FILE *f, double median_us, double min_us, double gbps, double pct_copy);
+/* v in `format`, or nothing for NaN (an unmeasured number), then `sep`: a CSV field. */
+void csv_number(FILE *f, double v, const char *format, const char *sep);
+/* The same timing fields as CSV, each then a comma. */
+void csv_timing(FILE *f, double median_us, double min_us, double gbps, double pct_copy);
 
 /* n elements of dtype t at p (host memory) for the CPU backend, in the value ranges of the GPU
  * fill (sweep_fill): floats in [-1, 1), integers over their whole range. */
@@ -43,9 +47,14 @@ int open_results(const char *prefix, FILE **csv, FILE **json);
 /* Opens GPU `device`, or the CPU backend when there is none; prints the report. */
 yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu);
 
+/* --timing isolated|queued (sweep_time's queued 0 or 1): 0, or 1 for another word. */
+int bench_parse_timing(const char *word, int *queued);
+/* The timing column of the results: --timing's word on a GPU, host_clock on the CPU backend. */
+const char *bench_timing_name(int on_gpu, int queued);
+
 /* Times the launch floor (sweep_launch_floor: an empty kernel, timed as the calls are) and
  * prints its line; returns 0, or 1 with the reason printed under the command's name. */
-int bench_launch_floor(const char *command, int warmup, int reps, double *median_us,
+int bench_launch_floor(const char *command, int warmup, int reps, int queued, double *median_us,
                        double *min_us);
 
 /* Times `reps` calls after `warmup` untimed ones by the host's clock (the CPU backend's calls

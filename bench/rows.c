@@ -9,7 +9,8 @@
  * statistics and CUB only in float32), named NAME_DTYPE in the results.
  *
  * Every result is checked against the CPU backend before it is timed. GPU times are event pairs
- * around each asynchronous call (median and minimum of --reps after --warmup calls); inputs
+ * around each asynchronous call (median and minimum of --reps after --warmup calls), each call
+ * timed as it is launched or, with --timing queued, all launched behind a held stream; inputs
  * smaller than twice the L2 rotate over several copies so that the L2 does not serve them. GB/s
  * counts the bytes of input read (the offsets too, for segments). Without a GPU the CPU backend
  * is timed by wall clock on shapes with 1/16 of the rows (--quick does the same on a GPU).
@@ -77,6 +78,7 @@ typedef struct {
     const int64_t *cub_begin, *cub_end; /* device, `rows` offsets each */
     void *cub_temp, *cub_out;
     size_t cub_temp_bytes;
+    int queued; /* sweep_time's mode */
 } call_arg;
 
 static int one_call(void *p, int rep)
@@ -111,7 +113,7 @@ static int one_call(void *p, int rep)
 static int time_calls(call_arg *a, int on_gpu, int warmup, int reps, double *median, double *min,
                       char *err, size_t errlen)
 {
-    return on_gpu ? sweep_time(one_call, a, warmup, reps, median, min, err, errlen)
+    return on_gpu ? sweep_time(one_call, a, warmup, reps, a->queued, median, min, err, errlen)
                   : bench_time_host(one_call, a, warmup, reps, median, min, err, errlen);
 }
 
@@ -308,28 +310,32 @@ static int verify_cub(yamr_context *ctx, const call_arg *a, const int64_t *host_
     return bad;
 }
 
-/* The columns stay those of earlier result files, so that they merge: the CUB ratio is not a
- * column (it is the cub row's median over the yamr row's of the same case and size). */
+/* Earlier result files' columns come first, in their order, so that they merge (timing was
+ * added last); the CUB ratio is not a column (it is the cub row's median over the yamr row's of
+ * the same case and size). An unmeasured number is an empty CSV field, null in JSON. */
 static int write_results(const char *prefix, const identity *id, const result_row *rows, int count,
-                         double copy_gbps)
+                         double copy_gbps, const char *timing)
 {
     FILE *csv, *json;
     if (open_results(prefix, &csv, &json)) return 1;
     fprintf(
         csv,
         "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,case,size,impl,shape,"
-        "median_us,min_us,gbps,pct_copy,copy_gbps\n");
+        "median_us,min_us,gbps,pct_copy,copy_gbps,timing\n");
     fprintf(json, "[\n");
     for (int i = 0; i < count; ++i) {
         const result_row *r = &rows[i];
         csv_identity(csv, id);
-        fprintf(csv, "%s,%s,%s,%s,%.3f,%.3f,%.1f,%.2f,%.1f\n", r->name, r->size, r->impl, r->shape,
-                r->median_us, r->min_us, r->gbps, r->pct_copy, copy_gbps);
+        fprintf(csv, "%s,%s,%s,%s,", r->name, r->size, r->impl, r->shape);
+        csv_timing(csv, r->median_us, r->min_us, r->gbps, r->pct_copy);
+        csv_number(csv, copy_gbps, "%.1f", ",");
+        fprintf(csv, "%s\n", timing);
         json_identity(json, id);
         fprintf(json, "\"case\": \"%s\", \"size\": \"%s\", \"impl\": \"%s\", \"shape\": \"%s\", ",
                 r->name, r->size, r->impl, r->shape);
         json_timing(json, r->median_us, r->min_us, r->gbps, r->pct_copy);
-        json_number(json, "copy_gbps", copy_gbps, "%.1f", "");
+        json_number(json, "copy_gbps", copy_gbps, "%.1f", ", ");
+        fprintf(json, "\"timing\": \"%s\"", timing);
         fprintf(json, "}%s\n", i == count - 1 ? "" : ",");
     }
     fprintf(json, "]\n");
@@ -364,20 +370,22 @@ static int copy_call(void *p, int rep)
 static void usage(void)
 {
     printf("usage: yamr-bench rows [--reps N] [--warmup N] [--device D] [--dtype T] [--quick]\n"
-           "                       [--out PREFIX]\n"
+           "                       [--timing isolated|queued] [--out PREFIX]\n"
            "Times the batched reductions (rows, segments, softmax statistics) on the shapes of\n"
            "their issue, next to CUB's DeviceSegmentedReduce (NVIDIA builds), a device-to-device\n"
            "copy, the launch floor (an empty kernel timed the same way; impl empty_kernel) and,\n"
            "per case, the read ceiling (a plain read of the same input; impl read);\n"
            "--quick divides the row and segment counts by 16. --dtype runs the row and segment\n"
            "cases in dtype T (f32, f64, f16, bf16, i32, u32, i64), named NAME_T in the results;\n"
-           "softmax statistics and CUB run in f32 only. Defaults: --reps 50 --warmup 20 --dtype f32.\n"
+           "softmax statistics and CUB run in f32 only. --timing queued holds the stream while\n"
+           "the timed calls are launched, so that no call waits for the host (sweep_gpu.h).\n"
+           "Defaults: --reps 50 --warmup 20 --dtype f32 --timing isolated.\n"
            "Without a GPU: the CPU backend, --quick, 5 reps, 2 warm-up calls.\n");
 }
 
 int run_rows(int argc, char **argv)
 {
-    int reps = 50, warmup = 20, dev = 0, quick = 0;
+    int reps = 50, warmup = 20, dev = 0, quick = 0, queued = 0;
     const char *out = NULL;
     yamr_dtype dtype = YAMR_DTYPE_F32;
     for (int i = 0; i < argc; ++i) {
@@ -402,6 +410,12 @@ int run_rows(int argc, char **argv)
             dev = atoi(v);
         else if (!strcmp(a, "--out"))
             out = v;
+        else if (!strcmp(a, "--timing")) {
+            if (bench_parse_timing(v, &queued)) {
+                fprintf(stderr, "yamr-bench rows: --timing is isolated or queued, not '%s'\n", v);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--dtype")) {
             int d = 0;
             while (d < YAMR_DTYPE_COUNT && strcmp(v, yamr_dtype_name((yamr_dtype)d))) ++d;
@@ -447,6 +461,7 @@ int run_rows(int argc, char **argv)
     call_arg a;
     memset(&a, 0, sizeof a);
     a.ctx = ctx;
+    a.queued = queued;
     char err[512] = "";
     void *offsets_dev = NULL;
     if (!host || !host_offsets ||
@@ -482,7 +497,7 @@ int run_rows(int argc, char **argv)
     if (on_gpu) {
         copy_arg c = {a.pool + pool_bytes / 2, a.pool, pool_bytes / 2};
         double med = 0, mn = 0;
-        if (sweep_time(copy_call, &c, 2, 10, &med, &mn, err, sizeof err)) {
+        if (sweep_time(copy_call, &c, 2, 10, a.queued, &med, &mn, err, sizeof err)) {
             fprintf(stderr, "yamr-bench rows: copy: %s\n", err);
             return 1;
         }
@@ -498,7 +513,8 @@ int run_rows(int argc, char **argv)
     if (on_gpu) { /* the least a one-launch call measures; a row of the results, not the table */
         result_row *r = &rows[count++];
         memset(r, 0, sizeof *r);
-        if (bench_launch_floor("rows", warmup, reps, &r->median_us, &r->min_us)) return 1;
+        if (bench_launch_floor("rows", warmup, reps, a.queued, &r->median_us, &r->min_us))
+            return 1;
         snprintf(r->name, sizeof r->name, "launch_floor");
         snprintf(r->size, sizeof r->size, "-");
         snprintf(r->impl, sizeof r->impl, "empty_kernel");
@@ -596,7 +612,7 @@ int run_rows(int argc, char **argv)
     if (failed)
         fprintf(stderr, "yamr-bench rows: stopped: %s\n", err[0] ? err : "verification failed");
     int rc = failed;
-    if (!failed && out) rc = write_results(out, &id, rows, count, copy_gbps);
+    if (!failed && out) rc = write_results(out, &id, rows, count, copy_gbps, bench_timing_name(on_gpu, queued));
     free(host);
     free(host_offsets);
     free(host_bounds);

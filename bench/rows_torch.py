@@ -2,32 +2,55 @@
 """PyTorch on the shapes of `yamr-bench rows`, in the same table format.
 
     python3 bench/rows_torch.py [--reps 50] [--warmup 20] [--quick] [--device 0]
+                                [--timing isolated|queued]
 
 torch.amax(x, dim=1) for rowmax, torch.max(x, dim=1) (values and indices) for rowargmax,
 torch.logsumexp(x, dim=1) for the softmax statistics, and torch.segment_reduce(..., "max") for
 the segments (PyTorch has no segmented argmax: that row times a max, and says so). Inputs are
 float32 in [-1, 1); inputs smaller than twice the L2 rotate over several copies, as yamr-bench
 does. Times are CUDA event pairs around each call: median and minimum of --reps after --warmup.
+--timing queued times each call as yamr-bench's option of that name does: the calls and their
+events are queued, up to 16 at a time, behind a kernel that holds the stream (torch.cuda._sleep,
+checked to outlast the queueing), so that a call's time is the device's alone.
 GB/s counts the bytes of input read (the lengths too, for segments); % copy is against a
 device-to-device copy measured the same way.
 """
 import argparse
 import statistics
+import time
 
 import torch
 
+QUEUED_BATCH = 16
+HOLD_CYCLES = 1 << 25  # torch.cuda._sleep: about 17 ms at 2 GHz
 
-def time_calls(fn, warmup, reps):
+
+def time_calls(fn, warmup, reps, queued):
     for i in range(warmup):
         fn(i)
     torch.cuda.synchronize()
     events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
-    for i, (start, end) in enumerate(events):
-        start.record()
-        fn(i)
-        end.record()
-    torch.cuda.synchronize()
-    us = sorted(1000.0 * s.elapsed_time(e) for s, e in events)
+    us = []
+    for first in range(0, reps, QUEUED_BATCH if queued else reps):
+        batch = events[first:first + (QUEUED_BATCH if queued else reps)]
+        if queued:
+            held, released = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            held.record()
+            torch.cuda._sleep(HOLD_CYCLES)
+            released.record()
+            t0 = time.perf_counter()
+        for i, (start, end) in enumerate(batch, first):
+            start.record()
+            fn(i)
+            end.record()
+        if queued:
+            queueing_ms = 1000.0 * (time.perf_counter() - t0)
+        torch.cuda.synchronize()
+        if queued and held.elapsed_time(released) < queueing_ms:
+            raise RuntimeError(f"the hold ({held.elapsed_time(released):.2f} ms) ended before the "
+                               f"calls were queued ({queueing_ms:.2f} ms)")
+        us += [1000.0 * s.elapsed_time(e) for s, e in batch]
+    us.sort()
     return statistics.median(us), us[0]
 
 
@@ -37,17 +60,19 @@ def main():
     p.add_argument("--warmup", type=int, default=20)
     p.add_argument("--device", type=int, default=0)
     p.add_argument("--quick", action="store_true", help="1/16 of the rows and segments")
+    p.add_argument("--timing", choices=["isolated", "queued"], default="isolated")
     a = p.parse_args()
+    queued = a.timing == "queued"
     dev = torch.device("cuda", a.device)
     props = torch.cuda.get_device_properties(dev)
     l2 = getattr(props, "L2_cache_size", 50 << 20)
     divide = 16 if a.quick else 1
-    print(f"torch {torch.__version__}, {props.name}")
+    print(f"torch {torch.__version__}, {props.name}, timing {a.timing}")
 
     copy_bytes = 256 << 20
     src = torch.empty(copy_bytes // 4, device=dev)
     dst = torch.empty_like(src)
-    med, _ = time_calls(lambda i: dst.copy_(src), 2, 10)
+    med, _ = time_calls(lambda i: dst.copy_(src), 2, 10, queued)
     copy_gbps = 2.0 * copy_bytes / med / 1e3
     del src, dst
     print(f"copy ceiling: {copy_gbps:.1f} GB/s (device-to-device copy of {copy_bytes >> 20} MiB, read + write)\n")
@@ -62,7 +87,7 @@ def main():
         return [torch.rand(rows, cols, device=dev, generator=gen) * 2 - 1 for _ in range(copies)]
 
     def row(name, size, impl, fn, read_bytes):
-        med, mn = time_calls(fn, a.warmup, a.reps)
+        med, mn = time_calls(fn, a.warmup, a.reps, queued)
         gbps = read_bytes / med / 1e3
         print(f"{name:<14} {size:<16} {impl:<15} {med:10.2f} {mn:10.2f} {gbps:9.1f} {100 * gbps / copy_gbps:7.1f}")
 

@@ -4,7 +4,8 @@
  * timed the same way: what a call of one launch measures before any work), all in one run.
  *
  * Every result, CUB's too, is checked against the CPU backend before it is timed. GPU times are
- * event pairs around each call (median and minimum of --reps after --warmup calls); inputs smaller
+ * event pairs around each call (median and minimum of --reps after --warmup calls), each timed as
+ * it is launched or, with --timing queued, all launched behind a held stream; inputs smaller
  * than twice the L2 rotate over several copies so that the L2 does not serve them. On the CPU
  * backend the times are wall-clock per call.
  */
@@ -23,7 +24,7 @@
 #define OP_MINMAX (-1) /* a sweep "op" beside yamr_op: min+max in one call */
 
 typedef struct {
-    int device, reps, warmup;
+    int device, reps, warmup, queued;
     size_t sizes[MAX_LIST];
     int size_count;
     yamr_dtype dtypes[YAMR_DTYPE_COUNT];
@@ -83,7 +84,7 @@ static int time_calls(call_arg *a, const sweep_options *o, double *median, doubl
                       size_t errlen)
 {
     return a->on_gpu
-               ? sweep_time(one_call, a, o->warmup, o->reps, median, min, err, errlen)
+               ? sweep_time(one_call, a, o->warmup, o->reps, o->queued, median, min, err, errlen)
                : bench_time_host(one_call, a, o->warmup, o->reps, median, min, err, errlen);
 }
 
@@ -208,24 +209,28 @@ static void print_row(const sweep_row *r)
 }
 
 static int write_rows(const char *prefix, const identity *id, const sweep_row *rows, int count,
-                      double copy_gbps)
+                      double copy_gbps, const char *timing)
 {
     FILE *csv, *json;
     if (open_results(prefix, &csv, &json)) return 1;
     fprintf(csv, "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,dtype,op,n,impl,"
-                 "median_us,min_us,gbps,pct_copy,baseline_over_impl,copy_gbps\n");
+                 "median_us,min_us,gbps,pct_copy,baseline_over_impl,copy_gbps,timing\n");
     fprintf(json, "[\n");
     for (int i = 0; i < count; ++i) {
         const sweep_row *r = &rows[i];
         csv_identity(csv, id);
-        fprintf(csv, "%s,%s,%zu,%s,%.3f,%.3f,%.1f,%.2f,%.4f,%.1f\n", r->dtype, r->op, r->n, r->impl,
-                r->median_us, r->min_us, r->gbps, r->pct_copy, r->vs_baseline, copy_gbps);
+        fprintf(csv, "%s,%s,%zu,%s,", r->dtype, r->op, r->n, r->impl);
+        csv_timing(csv, r->median_us, r->min_us, r->gbps, r->pct_copy);
+        csv_number(csv, r->vs_baseline, "%.4f", ",");
+        csv_number(csv, copy_gbps, "%.1f", ",");
+        fprintf(csv, "%s\n", timing);
         json_identity(json, id);
         fprintf(json, "\"dtype\": \"%s\", \"op\": \"%s\", \"n\": %zu, \"impl\": \"%s\", ", r->dtype,
                 r->op, r->n, r->impl);
         json_timing(json, r->median_us, r->min_us, r->gbps, r->pct_copy);
         json_number(json, "baseline_over_impl", r->vs_baseline, "%.4f", ", ");
-        json_number(json, "copy_gbps", copy_gbps, "%.1f", "");
+        json_number(json, "copy_gbps", copy_gbps, "%.1f", ", ");
+        fprintf(json, "\"timing\": \"%s\"", timing);
         fprintf(json, "}%s\n", i == count - 1 ? "" : ",");
     }
     fprintf(json, "]\n");
@@ -241,12 +246,14 @@ static void usage(void)
 {
     printf("usage: yamr-bench sweep [--sizes E,E,...] [--dtypes f32,...] [--variants auto,atomic,...]\n"
            "                        [--ops max,argmax,minmax] [--reps N] [--warmup N] [--device D]\n"
-           "                        [--out PREFIX]\n"
+           "                        [--timing isolated|queued] [--out PREFIX]\n"
            "Times each op, dtype, size (2^E elements; an E above 31 is taken as 2^31 + 2^20 + 3)\n"
            "and variant, next to CUB's DeviceReduce (NVIDIA builds), a device-to-device copy and\n"
            "the launch floor (an empty kernel timed the same way; impl empty_kernel in --out).\n"
-           "Defaults: --sizes 10,12,...,28 --dtypes f32 --variants auto --ops max,argmax,minmax\n"
-           "--reps 50 --warmup 5. Without a GPU: the CPU backend, sizes up to 2^24.\n");
+           "--timing queued holds the stream while the timed calls are launched, so that no call\n"
+           "waits for the host (sweep_gpu.h). Defaults: --sizes 10,12,...,28 --dtypes f32\n"
+           "--variants auto --ops max,argmax,minmax --reps 50 --warmup 5 --timing isolated.\n"
+           "Without a GPU: the CPU backend, sizes up to 2^24.\n");
 }
 
 static int parse_sweep(int argc, char **argv, sweep_options *o)
@@ -317,7 +324,12 @@ static int parse_sweep(int argc, char **argv, sweep_options *o)
         else if (!strcmp(a, "--warmup")) o->warmup = atoi(v);
         else if (!strcmp(a, "--device")) o->device = atoi(v);
         else if (!strcmp(a, "--out")) o->out = v;
-        else {
+        else if (!strcmp(a, "--timing")) {
+            if (bench_parse_timing(v, &o->queued)) {
+                fprintf(stderr, "yamr-bench sweep: --timing is isolated or queued, not '%s'\n", v);
+                return 1;
+            }
+        } else {
             fprintf(stderr, "yamr-bench sweep: unknown option '%s'\n", a);
             return 1;
         }
@@ -388,7 +400,8 @@ int run_sweep(int argc, char **argv)
     if (!rows) return 1;
     if (on_gpu) { /* the least a one-launch call measures; a row of the results, not the table */
         sweep_row *r = &rows[count++];
-        if (bench_launch_floor("sweep", o.warmup, o.reps, &r->median_us, &r->min_us)) return 1;
+        if (bench_launch_floor("sweep", o.warmup, o.reps, o.queued, &r->median_us, &r->min_us))
+            return 1;
         snprintf(r->dtype, sizeof r->dtype, "-");
         snprintf(r->op, sizeof r->op, "launch");
         snprintf(r->impl, sizeof r->impl, "empty_kernel");
@@ -481,7 +494,7 @@ int run_sweep(int argc, char **argv)
     }
     if (failed) fprintf(stderr, "yamr-bench sweep: stopped: %s\n", err[0] ? err : "verification failed");
     int rc = failed;
-    if (!failed && o.out) rc = write_rows(o.out, &id, rows, count, copy_gbps);
+    if (!failed && o.out) rc = write_rows(o.out, &id, rows, count, copy_gbps, bench_timing_name(on_gpu, o.queued));
     free(rows);
     free(host);
     yamr_device_free(ctx, a.pool);

@@ -16,9 +16,13 @@ extern "C" {
 typedef int (*sweep_call)(void *arg, int rep);
 
 /* Times `reps` calls after `warmup` untimed ones, with an event pair around each (default
- * stream); median and minimum in microseconds. Returns 0, or nonzero with err set. */
-int sweep_time(sweep_call call, void *arg, int warmup, int reps, double *median_us, double *min_us,
-               char *err, size_t errlen);
+ * stream); median and minimum in microseconds. queued 0: each call is timed as it is launched,
+ * so its time includes whatever of the host's launch the device waits for. queued 1: a kernel
+ * holds the stream while up to 16 calls and their events are queued behind it, then the host
+ * releases it, so each call's time is the device's alone (what a call costs in a stream that
+ * is kept busy). Returns 0, or nonzero with err set. */
+int sweep_time(sweep_call call, void *arg, int warmup, int reps, int queued, double *median_us,
+               double *min_us, char *err, size_t errlen);
 /* Fills n elements of dtype at dev with values in [-1, 1) (floats) or random integers. */
 int sweep_fill(yamr_dtype dtype, void *dev, size_t n, unsigned long long seed, char *err, size_t errlen);
 /* Device-to-device copy on the default stream. */
@@ -31,8 +35,8 @@ size_t sweep_l2_bytes(int device);
 /* The launch floor: an empty kernel (one block of 32 threads that does nothing) launched on the
  * default stream and timed as sweep_time times a yamr call, one event pair around one launch.
  * Returns 0, or nonzero with err set (always in a build without a GPU backend). */
-int sweep_launch_floor(int warmup, int reps, double *median_us, double *min_us, char *err,
-                       size_t errlen);
+int sweep_launch_floor(int warmup, int reps, int queued, double *median_us, double *min_us,
+                       char *err, size_t errlen);
 
 /* CUB (NVIDIA) / hipCUB (AMD) DeviceReduce::Max or ::ArgMax; temp NULL asks for temp_bytes.
  * Returns 0, or a runtime error code. */

@@ -14,33 +14,69 @@
         }                                                                                      \
     } while (0)
 
-extern "C" int sweep_time(sweep_call call, void *arg, int warmup, int reps, double *median_us,
-                          double *min_us, char *err, size_t errlen)
+/* Holds the default stream until the host sets *go, or until about 2^34 cycles (several seconds)
+ * have passed; then it sets *timed_out. */
+__global__ void sweep_hold_kernel(volatile int *go, int *timed_out)
+{
+    const long long start = clock64();
+    while (!*go)
+        if (clock64() - start > (1ll << 34)) {
+            *timed_out = 1;
+            return;
+        }
+}
+
+/* Calls queued behind one hold: at most this many, so that the launch queue never fills while
+ * the stream is held. */
+#define SWEEP_QUEUED_BATCH 16
+
+extern "C" int sweep_time(sweep_call call, void *arg, int warmup, int reps, int queued,
+                          double *median_us, double *min_us, char *err, size_t errlen)
 {
     for (int i = 0; i < warmup; ++i)
         if (call(arg, i)) {
             snprintf(err, errlen, "warm-up call failed");
             return 1;
         }
+    int *flags = NULL, *dev_flags = NULL; /* go, timed_out: host memory the device reads */
+    if (queued) {
+        TRY(hipHostMalloc((void **)&flags, 2 * sizeof *flags, hipHostMallocMapped));
+        TRY(hipHostGetDevicePointer((void **)&dev_flags, flags, 0));
+        flags[1] = 0;
+    }
     std::vector<hipEvent_t> ev(2 * (size_t)reps);
     for (auto &e : ev) TRY(hipEventCreate(&e));
-    for (int i = 0; i < reps; ++i) {
-        TRY(hipEventRecord(ev[2 * i], 0));
-        if (call(arg, i)) {
-            snprintf(err, errlen, "timed call failed");
-            return 1;
+    int failed = 0;
+    for (int i = 0; i < reps && !failed; ++i) {
+        if (queued && i % SWEEP_QUEUED_BATCH == 0) {
+            *(volatile int *)&flags[0] = 0;
+            sweep_hold_kernel<<<1, 1>>>(dev_flags, dev_flags + 1);
+            TRY(hipGetLastError());
         }
+        TRY(hipEventRecord(ev[2 * i], 0));
+        failed = call(arg, i);
         TRY(hipEventRecord(ev[2 * i + 1], 0));
+        if (queued && (failed || i % SWEEP_QUEUED_BATCH == SWEEP_QUEUED_BATCH - 1 || i == reps - 1)) {
+            __atomic_store_n(&flags[0], 1, __ATOMIC_SEQ_CST); /* release the held calls */
+            TRY(hipEventSynchronize(ev[2 * i + 1]));
+        }
     }
-    TRY(hipEventSynchronize(ev.back()));
+    if (failed) snprintf(err, errlen, "timed call failed");
+    if (!failed) TRY(hipEventSynchronize(ev.back()));
     TRY(hipGetLastError());
+    if (queued && flags[1]) {
+        snprintf(err, errlen, "the stream was held past its time limit");
+        failed = 1;
+    }
+    if (queued) TRY(hipHostFree(flags));
     std::vector<double> us(reps);
-    for (int i = 0; i < reps; ++i) {
+    for (int i = 0; i < reps && !failed; ++i) {
         float ms = 0;
         TRY(hipEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
         us[i] = 1000.0 * ms;
     }
     for (auto &e : ev) TRY(hipEventDestroy(e));
+    if (failed) return 1;
     std::sort(us.begin(), us.end());
     *median_us = us[reps / 2];
     *min_us = us[0];
@@ -112,10 +148,10 @@ static int launch_empty(void *arg, int rep)
     return hipGetLastError() != hipSuccess;
 }
 
-extern "C" int sweep_launch_floor(int warmup, int reps, double *median_us, double *min_us,
-                                  char *err, size_t errlen)
+extern "C" int sweep_launch_floor(int warmup, int reps, int queued, double *median_us,
+                                  double *min_us, char *err, size_t errlen)
 {
-    return sweep_time(launch_empty, NULL, warmup, reps, median_us, min_us, err, errlen);
+    return sweep_time(launch_empty, NULL, warmup, reps, queued, median_us, min_us, err, errlen);
 }
 
 /* The read ceiling: a plain streaming read, 16-byte loads, four in flight per thread, each block

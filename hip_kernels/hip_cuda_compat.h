@@ -37,6 +37,8 @@ typedef cudaDeviceProp hipDeviceProp_t;
 #define hipFree cudaFree
 #define hipHostMalloc cudaHostAlloc
 #define hipHostMallocDefault cudaHostAllocDefault
+#define hipHostMallocMapped cudaHostAllocMapped
+#define hipHostGetDevicePointer cudaHostGetDevicePointer
 #define hipHostFree cudaFreeHost
 #define hipMemcpy cudaMemcpy
 #define hipMemcpyAsync cudaMemcpyAsync
