@@ -595,48 +595,63 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
 }
 
 /*
- * The segment kernel: each block takes YAMR_SEGMENTS_PER_BLOCK consecutive segments per round,
- * one per group of YAMR_ROWS_GROUP_LANES lanes, and every segment goes to the smallest of three
- * teams that it fits, decided per segment from the offsets:
+ * The segment kernel: each block takes yamr_segments_per_block() consecutive segments per round,
+ * one per group of YAMR__SEGMENT_GROUP_LANES(element size) lanes, and every segment goes to the
+ * smallest of three teams that it fits, decided per segment from the offsets:
  *  1. its group, for segments of at most YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT elements:
  *     the groups of a warp reduce their segments side by side (one memory round trip for all);
  *  2. the whole warp, for segments up to YAMR__SEGMENT_WARP_MAX_PER_LANE elements per lane, one
  *     after another;
  *  3. the whole block, for longer ones, one after another.
- * Rounds stride over the grid.
+ * A warp learns which of its groups' segments need it by a vote, a block which need it by a
+ * barrier, so that rounds with short segments only (the common case) skip teams 2 and 3 with a
+ * few instructions. Rounds stride over the grid.
  */
-#define YAMR_SEGMENTS_PER_BLOCK (YAMR__ROWS_THREADS / YAMR_ROWS_GROUP_LANES)
+template <typename Storage>
+__host__ __device__ constexpr int yamr_segments_per_block()
+{
+    return YAMR__ROWS_THREADS / YAMR__SEGMENT_GROUP_LANES(sizeof(Storage));
+}
 
-/* As YAMR_ROWS_LANES_MIN_BLOCKS. 2^20 segments of 0..127 elements: f32 142 us at 7 (32
- * registers, a few spilled), 151 at 6 (40 registers); 192 with no bound before the value-first
- * chunks. f64: 1005 us at 7 (2268 bytes of spill stores), 379 at 6, 271 at 5, 235 at 4 (64
- * registers, none spilled); i64: 715, 385, 229, 234 (read ceiling 172). */
+/* As YAMR_ROWS_LANES_MIN_BLOCKS, by element size: 2, 4 and 8 bytes. 2^20 segments of 0..127
+ * elements, H100: f32 in groups of 4 lanes 108 us at 5 (48 registers), 114 at 4, 180 at 6 (40
+ * registers, spilling); in groups of 8 lanes, 126 at 7. bf16 in groups of 8: 125 us at 7 (32
+ * registers, a few spilled), 128 at 6, 134 at 5, 146 at 4. f64: 1005 us at 7 (2268 bytes of
+ * spill stores), 379 at 6, 271 at 5, 235 at 4 (64 registers, none spilled); i64: 715, 385, 229,
+ * 234 (read ceiling 172). */
+#ifndef YAMR_SEGMENTS_MIN_BLOCKS_HALF
+#define YAMR_SEGMENTS_MIN_BLOCKS_HALF 7
+#endif
 #ifndef YAMR_SEGMENTS_MIN_BLOCKS
-#define YAMR_SEGMENTS_MIN_BLOCKS 7
+#define YAMR_SEGMENTS_MIN_BLOCKS 5
 #endif
 #ifndef YAMR_SEGMENTS_MIN_BLOCKS_WIDE
 #define YAMR_SEGMENTS_MIN_BLOCKS_WIDE 4
 #endif
 template <typename Acc, int WarpSize>
-__global__ void __launch_bounds__(YAMR__ROWS_THREADS,
-                                  YAMR_ROWS_BOUND(typename Acc::storage, YAMR_SEGMENTS_MIN_BLOCKS,
-                                                  YAMR_SEGMENTS_MIN_BLOCKS_WIDE))
+__global__ void __launch_bounds__(
+    YAMR__ROWS_THREADS,
+    YAMR_MIN_BLOCKS(YAMR__ROWS_THREADS,
+                    sizeof(typename Acc::storage) == 2   ? YAMR_SEGMENTS_MIN_BLOCKS_HALF
+                    : sizeof(typename Acc::storage) == 4 ? YAMR_SEGMENTS_MIN_BLOCKS
+                                                         : YAMR_SEGMENTS_MIN_BLOCKS_WIDE))
 yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long segments,
                      yamr_segment_layout layout, yamr_batch_args args)
 {
     typedef typename Acc::storage Storage;
     typedef typename Acc::template with_index<int> Narrow; /* teams 1 and 2: short segments */
     if (!yamr_warp_width_matches<WarpSize>()) return;
-    constexpr int groups = WarpSize / YAMR_ROWS_GROUP_LANES; /* per warp */
-    constexpr int per_block = YAMR_SEGMENTS_PER_BLOCK;
-    constexpr long long group_max = YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT;
+    constexpr int glanes = YAMR__SEGMENT_GROUP_LANES(sizeof(Storage));
+    constexpr int gcount = YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT / glanes;
+    constexpr int groups = WarpSize / glanes; /* per warp */
+    constexpr int per_block = yamr_segments_per_block<Storage>();
+    constexpr long long group_max = glanes * gcount;
     constexpr int warp_count = YAMR__SEGMENT_WARP_MAX_PER_LANE;
     constexpr long long warp_max = (long long)warp_count * WarpSize;
-    const yamr_lane_mask all_lanes = ~(yamr_lane_mask)0;
     const int lane = threadIdx.x % WarpSize, warp = threadIdx.x / WarpSize;
-    const int group_lane = lane % YAMR_ROWS_GROUP_LANES;
-    const int slot = threadIdx.x / YAMR_ROWS_GROUP_LANES; /* the segment of this group */
-    __shared__ unsigned char team[per_block]; /* 0: no segment, else 1, 2 or 3 as above */
+    const int group_lane = lane % glanes;
+    const int slot = threadIdx.x / glanes; /* the segment of this group */
+    __shared__ bool block_team[per_block]; /* whether segment `slot` of the round is team 3's */
 
     for (long long first = (long long)blockIdx.x * per_block; first < segments;
          first += (long long)gridDim.x * per_block) {
@@ -649,18 +664,16 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
         /* team 1: every lane runs the group merge, since shuffles need the whole warp */
         Narrow acc = Narrow::identity(args);
         if (my_team == 1)
-            yamr_rows_scan_short_any<YAMR_ROWS_GROUP_COUNT>(in + begin, (int)n, group_lane,
-                                                            YAMR_ROWS_GROUP_LANES,
+            yamr_rows_scan_short_any<gcount>(in + begin, (int)n, group_lane,
+                                                            glanes,
                                                             args.vectorize, acc);
-        acc.template warp_merge<WarpSize, YAMR_ROWS_GROUP_LANES>();
+        acc.template warp_merge<WarpSize, glanes>();
         if (my_team == 1 && group_lane == 0) acc.write(r, args);
-        if (group_lane == 0) team[slot] = (unsigned char)my_team;
-        yamr_warp_sync(all_lanes); /* the warp sees its groups' teams */
 
-        /* team 2: the warp, over its groups' segments */
-        for (int g = 0; g < groups; ++g) {
-            const int s = warp * groups + g;
-            if (team[s] != 2) continue; /* uniform over the warp */
+        /* team 2: the warp, over its groups' segments that need it, lowest group first */
+        for (yamr_lane_mask want = yamr_ballot<WarpSize>(group_lane == 0 && my_team == 2); want;
+             want &= want - 1) {
+            const int s = warp * groups + yamr_lowest_lane(want) / glanes;
             const long long wr = first + s;
             long long wbegin, wn;
             layout.extent(wr, wbegin, wn);
@@ -671,11 +684,12 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
             if (lane == 0) w.write(wr, args);
         }
 
-        /* team 3: the block, over every long segment of the round; `team` is complete, and the
-         * loop runs only when a segment needs the block */
+        /* team 3: the block, over every long segment of the round; the barrier completes
+         * block_team, and the loop runs only when a segment needs the block */
+        if (group_lane == 0) block_team[slot] = my_team == 3;
         if (__syncthreads_or(my_team == 3)) {
             for (int s = 0; s < per_block; ++s) {
-                if (team[s] != 3) continue; /* uniform over the block */
+                if (!block_team[s]) continue; /* uniform over the block */
                 const long long br = first + s;
                 long long bbegin, bn;
                 layout.extent(br, bbegin, bn);
@@ -685,8 +699,8 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
                 yamr_block_merge<WarpSize>(b);
                 if (threadIdx.x == 0) b.write(br, args);
             }
+            __syncthreads(); /* block_team is read by all before the next round writes it */
         }
-        __syncthreads(); /* `team` is read by all before the next round writes it */
     }
 }
 

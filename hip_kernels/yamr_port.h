@@ -117,15 +117,32 @@ __device__ inline uint32_t yamr_warp_extreme(uint32_t v)
 #endif
 }
 
+/* The lanes of the warp where pred holds, every lane taking part. */
+template <int WarpSize>
+__device__ inline yamr_lane_mask yamr_ballot(bool pred)
+{
+#if defined(YAMR_PLATFORM_NVIDIA)
+    return __ballot_sync(0xffffffffu, pred);
+#else
+    return (yamr_lane_mask)__ballot(pred);
+#endif
+}
+
+/* The lowest lane in a nonzero mask. */
+__device__ inline int yamr_lowest_lane(yamr_lane_mask m)
+{
+#if defined(YAMR_PLATFORM_NVIDIA)
+    return __ffs(m) - 1;
+#else
+    return __ffsll((unsigned long long)m) - 1;
+#endif
+}
+
 /* The lowest lane of the warp where pred holds (pred must hold somewhere). */
 template <int WarpSize>
 __device__ inline int yamr_first_lane(bool pred)
 {
-#if defined(YAMR_PLATFORM_NVIDIA)
-    return __ffs(__ballot_sync(0xffffffffu, pred)) - 1;
-#else
-    return __ffsll((unsigned long long)__ballot(pred)) - 1;
-#endif
+    return yamr_lowest_lane(yamr_ballot<WarpSize>(pred));
 }
 
 /* Any lane of `mask` with pred true; every lane of `mask` must call it. */

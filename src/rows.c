@@ -109,7 +109,8 @@ static void note_shape(yamr_context *ctx, const yamr__gpu_batch *c, const char *
                      "%zu segments, %s: %s, a group of %d lanes per segment of at most %d "
                      "elements, a warp up to %d, the block for longer ones, decided per segment "
                      "on the device",
-                     c->rows, what, shape, YAMR__ROWS_GROUP_LANES,
+                     c->rows, what, shape,
+                     YAMR__SEGMENT_GROUP_LANES(yamr_dtype_size(c->dtype)),
                      YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT,
                      YAMR__SEGMENT_WARP_MAX_PER_LANE * w);
         return;

@@ -103,11 +103,29 @@ yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream);
 #define YAMR__ROWS_SPLIT_MAX_BLOCKS_PER_ROW 256
 #define YAMR__ROWS_SPLIT_MAX_PARTIALS 16384 /* rows x blocks per row, all rows together */
 /* In the warp shape, a row (segment) of at most GROUP_LANES * GROUP_COUNT elements takes a group
- * of GROUP_LANES lanes, a longer one the whole warp; a segment longer than
- * SEGMENT_WARP_MAX_PER_LANE elements per lane of a warp is reduced by the whole block. */
+ * of GROUP_LANES lanes (a segment: SEGMENT_GROUP_LANES(element size) lanes), a longer one the
+ * whole warp; a segment longer than SEGMENT_WARP_MAX_PER_LANE elements per lane of a warp is
+ * reduced by the whole block. */
 #define YAMR__ROWS_GROUP_LANES 8
 #define YAMR__ROWS_GROUP_COUNT 16
 #define YAMR__SEGMENT_WARP_MAX_PER_LANE 16
+/* A segment's group, by element size: 4 lanes for 4-byte elements (32 elements each), since
+ * most of the segment kernel's instructions are per group, not per element; 8 for the others
+ * (a half type needs 8: its short scan loads the elements before the first 16-byte boundary one
+ * per lane, up to 7; an 8-byte type would hold 64 registers of elements per lane with 4).
+ * Overridable at compile time for measurements. */
+#ifndef YAMR__SEGMENT_LANES_HALF
+#define YAMR__SEGMENT_LANES_HALF 8
+#endif
+#ifndef YAMR__SEGMENT_LANES_WORD
+#define YAMR__SEGMENT_LANES_WORD 4
+#endif
+#ifndef YAMR__SEGMENT_LANES_WIDE
+#define YAMR__SEGMENT_LANES_WIDE 8
+#endif
+#define YAMR__SEGMENT_GROUP_LANES(esize)                                                       \
+    ((esize) == 2 ? YAMR__SEGMENT_LANES_HALF                                                   \
+                  : (esize) == 4 ? YAMR__SEGMENT_LANES_WORD : YAMR__SEGMENT_LANES_WIDE)
 
 /* What an empty segment yields (yamr.h): index -1 and the canonical quiet NaN of a float dtype,
  * 0 for an integer dtype. */
