@@ -132,11 +132,11 @@ __device__ inline void yamr_rows_scan_short(const Storage *__restrict__ p, int n
 /*
  * yamr_rows_scan_short in 16-byte vectors, for `p` aligned to its element: the elements before
  * the first 16-byte boundary (head) and after the last whole vector (tail), fewer than a vector
- * each, are loaded one per lane, the vectors between by lanes in turn, all in the same round trip.
- * Each lane uses its head element, its vectors, then its tail element: increasing indices.
- * Requires lanes >= the elements per vector - 1 (head and tail).
+ * each, are loaded Edge per lane (lane, lane + lanes, ...), the vectors between by lanes in turn,
+ * all in the same round trip. Each lane uses its head elements, its vectors, then its tail
+ * elements: increasing indices. Requires Edge * lanes >= the elements per vector - 1.
  */
-template <int Count, typename Storage, typename Acc>
+template <int Count, int Edge, typename Storage, typename Acc>
 __device__ inline void yamr_rows_scan_short_vectors(const Storage *__restrict__ p, int n, int lane,
                                                     int lanes, Acc &acc)
 {
@@ -148,15 +148,21 @@ __device__ inline void yamr_rows_scan_short_vectors(const Storage *__restrict__ 
     const int vectors = (n - head) / per_vec;
     const int tail_at = head + vectors * per_vec, tail = n - tail_at;
     const uint4 *vec = (const uint4 *)(p + head);
-    const Storage h = lane < head ? p[lane] : (Storage)0;
+    Storage h[Edge], t[Edge];
+#pragma unroll
+    for (int k = 0; k < Edge; ++k) h[k] = lane + k * lanes < head ? p[lane + k * lanes] : (Storage)0;
     uint4 raw[vec_count];
 #pragma unroll
     for (int k = 0; k < vec_count; ++k) {
         const int v = lane + k * lanes;
         raw[k] = v < vectors ? vec[v] : make_uint4(0, 0, 0, 0);
     }
-    const Storage t = lane < tail ? p[tail_at + lane] : (Storage)0;
-    if (lane < head) acc.element(h, lane);
+#pragma unroll
+    for (int k = 0; k < Edge; ++k)
+        t[k] = lane + k * lanes < tail ? p[tail_at + lane + k * lanes] : (Storage)0;
+#pragma unroll
+    for (int k = 0; k < Edge; ++k)
+        if (lane + k * lanes < head) acc.element(h[k], lane + k * lanes);
     if constexpr (Acc::pads_with_repeats) {
         /* one chunk: a lane's vectors past the last stand in as copies of its first */
         if (lane < vectors) {
@@ -172,16 +178,18 @@ __device__ inline void yamr_rows_scan_short_vectors(const Storage *__restrict__ 
             if (v < vectors) acc.vector(raw[k], head + v * per_vec);
         }
     }
-    if (lane < tail) acc.element(t, tail_at + lane);
+#pragma unroll
+    for (int k = 0; k < Edge; ++k)
+        if (lane + k * lanes < tail) acc.element(t[k], tail_at + lane + k * lanes);
 }
 
 /* The short scan, in vectors when the elements are aligned (`vectorize`). */
-template <int Count, typename Storage, typename Acc>
+template <int Count, int Edge = 1, typename Storage, typename Acc>
 __device__ inline void yamr_rows_scan_short_any(const Storage *__restrict__ p, int n, int lane,
                                                 int lanes, int vectorize, Acc &acc)
 {
     if (vectorize)
-        yamr_rows_scan_short_vectors<Count>(p, n, lane, lanes, acc);
+        yamr_rows_scan_short_vectors<Count, Edge>(p, n, lane, lanes, acc);
     else
         yamr_rows_scan_short<Count>(p, n, lane, lanes, acc);
 }
@@ -615,12 +623,12 @@ __host__ __device__ constexpr int yamr_segments_per_block()
 
 /* As YAMR_ROWS_LANES_MIN_BLOCKS, by element size: 2, 4 and 8 bytes. 2^20 segments of 0..127
  * elements, H100: f32 in groups of 4 lanes 108 us at 5 (48 registers), 114 at 4, 180 at 6 (40
- * registers, spilling); in groups of 8 lanes, 126 at 7. bf16 in groups of 8: 125 us at 7 (32
- * registers, a few spilled), 128 at 6, 134 at 5, 146 at 4. f64: 1005 us at 7 (2268 bytes of
- * spill stores), 379 at 6, 271 at 5, 235 at 4 (64 registers, none spilled); i64: 715, 385, 229,
- * 234 (read ceiling 172). */
+ * registers, spilling); in groups of 8 lanes, 126 at 7. bf16 in groups of 4: 99 us at 6 (40
+ * registers), 102 at 5, 135 at 7 (32 registers, spilling); in groups of 8, 125 at 7, 128 at 6,
+ * 134 at 5, 146 at 4. f64: 1005 us at 7 (2268 bytes of spill stores), 379 at 6, 271 at 5, 235
+ * at 4 (64 registers, none spilled); i64: 715, 385, 229, 234 (read ceiling 172). */
 #ifndef YAMR_SEGMENTS_MIN_BLOCKS_HALF
-#define YAMR_SEGMENTS_MIN_BLOCKS_HALF 7
+#define YAMR_SEGMENTS_MIN_BLOCKS_HALF 6
 #endif
 #ifndef YAMR_SEGMENTS_MIN_BLOCKS
 #define YAMR_SEGMENTS_MIN_BLOCKS 5
@@ -643,6 +651,7 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
     if (!yamr_warp_width_matches<WarpSize>()) return;
     constexpr int glanes = YAMR__SEGMENT_GROUP_LANES(sizeof(Storage));
     constexpr int gcount = YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT / glanes;
+    constexpr int edge = (16 / (int)sizeof(Storage) - 1 + glanes - 1) / glanes; /* head, tail */
     constexpr int groups = WarpSize / glanes; /* per warp */
     constexpr int per_block = yamr_segments_per_block<Storage>();
     constexpr long long group_max = glanes * gcount;
@@ -664,7 +673,7 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
         /* team 1: every lane runs the group merge, since shuffles need the whole warp */
         Narrow acc = Narrow::identity(args);
         if (my_team == 1)
-            yamr_rows_scan_short_any<gcount>(in + begin, (int)n, group_lane,
+            yamr_rows_scan_short_any<gcount, edge>(in + begin, (int)n, group_lane,
                                                             glanes,
                                                             args.vectorize, acc);
         acc.template warp_merge<WarpSize, glanes>();

@@ -275,8 +275,8 @@ YAMR_API yamr_status yamr_reduce_rows_async(yamr_context *ctx, yamr_op op, yamr_
  * GPU shapes: with few segments (fewer than two per multiprocessor) several blocks split each
  * segment. Otherwise each segment goes to the smallest team it fits, decided per segment on the
  * device (the offsets are device memory; the host does not read them): a group of lanes up to
- * 128 elements (4 lanes for 4-byte dtypes, 8 for the others), a warp up to 16 elements per lane,
- * else the whole block.
+ * 128 elements (4 lanes for 2- and 4-byte dtypes, 8 for 8-byte ones), a warp up to 16 elements
+ * per lane, else the whole block.
  */
 YAMR_API yamr_status yamr_reduce_segments(yamr_context *ctx, yamr_op op, yamr_dtype dtype,
                                           const void *in, const int64_t *offsets, size_t segments,

@@ -109,25 +109,21 @@ yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream);
 #define YAMR__ROWS_GROUP_LANES 8
 #define YAMR__ROWS_GROUP_COUNT 16
 #define YAMR__SEGMENT_WARP_MAX_PER_LANE 16
-/* A segment's group, by element size: 4 lanes for 4-byte elements (32 elements each), since
- * most of the segment kernel's instructions are per group, not per element; 8 for the others
- * (a half type needs 8: its short scan loads the elements before the first 16-byte boundary one
- * per lane, up to 7; an 8-byte type would hold 64 registers of elements per lane with 4). A
- * matrix row keeps groups of 8 lanes: in groups of 4, f32 65536 x 128 measured 15.8 us at 5 and
- * at 4 blocks per multiprocessor, 19.4-19.7 at 6, against 15.0 (H100). Overridable at compile
- * time for measurements. */
-#ifndef YAMR__SEGMENT_LANES_HALF
-#define YAMR__SEGMENT_LANES_HALF 8
-#endif
-#ifndef YAMR__SEGMENT_LANES_WORD
-#define YAMR__SEGMENT_LANES_WORD 4
+/* A segment's group, by element size: 4 lanes for elements of 2 and 4 bytes (32 elements each),
+ * since most of the segment kernel's instructions are per group, not per element; 8 lanes for
+ * 8-byte elements, which would hold 64 registers of elements per lane with 4 (H100, 2^20
+ * segments of 0..127: f32 108 us in groups of 4, 126 in groups of 8; bf16 99 and 125; f64 in
+ * groups of 16, 279-314 against 225). A matrix row keeps groups of 8 lanes: in groups of 4, f32
+ * 65536 x 128 measured 15.8 us at 5 and at 4 blocks per multiprocessor, 19.4-19.7 at 6, against
+ * 15.0. Overridable at compile time for measurements. */
+#ifndef YAMR__SEGMENT_LANES_NARROW
+#define YAMR__SEGMENT_LANES_NARROW 4
 #endif
 #ifndef YAMR__SEGMENT_LANES_WIDE
 #define YAMR__SEGMENT_LANES_WIDE 8
 #endif
 #define YAMR__SEGMENT_GROUP_LANES(esize)                                                       \
-    ((esize) == 2 ? YAMR__SEGMENT_LANES_HALF                                                   \
-                  : (esize) == 4 ? YAMR__SEGMENT_LANES_WORD : YAMR__SEGMENT_LANES_WIDE)
+    ((esize) == 8 ? YAMR__SEGMENT_LANES_WIDE : YAMR__SEGMENT_LANES_NARROW)
 
 /* What an empty segment yields (yamr.h): index -1 and the canonical quiet NaN of a float dtype,
  * 0 for an integer dtype. */
