@@ -415,8 +415,7 @@ int run_rows(int argc, char **argv)
                 fprintf(stderr, "yamr-bench rows: --timing is isolated or queued, not '%s'\n", v);
                 return 2;
             }
-        }
-        else if (!strcmp(a, "--dtype")) {
+        } else if (!strcmp(a, "--dtype")) {
             int d = 0;
             while (d < YAMR_DTYPE_COUNT && strcmp(v, yamr_dtype_name((yamr_dtype)d))) ++d;
             if (d == YAMR_DTYPE_COUNT) {
@@ -612,7 +611,8 @@ int run_rows(int argc, char **argv)
     if (failed)
         fprintf(stderr, "yamr-bench rows: stopped: %s\n", err[0] ? err : "verification failed");
     int rc = failed;
-    if (!failed && out) rc = write_results(out, &id, rows, count, copy_gbps, bench_timing_name(on_gpu, queued));
+    if (!failed && out)
+        rc = write_results(out, &id, rows, count, copy_gbps, bench_timing_name(on_gpu, queued));
     free(host);
     free(host_offsets);
     free(host_bounds);

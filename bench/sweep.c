@@ -494,7 +494,8 @@ int run_sweep(int argc, char **argv)
     }
     if (failed) fprintf(stderr, "yamr-bench sweep: stopped: %s\n", err[0] ? err : "verification failed");
     int rc = failed;
-    if (!failed && o.out) rc = write_rows(o.out, &id, rows, count, copy_gbps, bench_timing_name(on_gpu, o.queued));
+    if (!failed && o.out)
+        rc = write_rows(o.out, &id, rows, count, copy_gbps, bench_timing_name(on_gpu, o.queued));
     free(rows);
     free(host);
     yamr_device_free(ctx, a.pool);

@@ -56,7 +56,8 @@ extern "C" int sweep_time(sweep_call call, void *arg, int warmup, int reps, int 
         TRY(hipEventRecord(ev[2 * i], 0));
         failed = call(arg, i);
         TRY(hipEventRecord(ev[2 * i + 1], 0));
-        if (queued && (failed || i % SWEEP_QUEUED_BATCH == SWEEP_QUEUED_BATCH - 1 || i == reps - 1)) {
+        const int batch_ends = i % SWEEP_QUEUED_BATCH == SWEEP_QUEUED_BATCH - 1 || i == reps - 1;
+        if (queued && (failed || batch_ends)) {
             __atomic_store_n(&flags[0], 1, __ATOMIC_SEQ_CST); /* release the held calls */
             TRY(hipEventSynchronize(ev[2 * i + 1]));
         }

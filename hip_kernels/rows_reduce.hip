@@ -57,8 +57,8 @@ static void launch_shape(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr_segment_
                 in, segments, layout, args);
     else
         yamr_segments_kernel<Acc, WarpSize>
-            <<<grid_for(segments, yamr_segments_per_block<typename Acc::storage>()), YAMR__ROWS_THREADS, 0, gpu->stream>>>(
-                in, segments, layout, args);
+            <<<grid_for(segments, yamr_segments_per_block<typename Acc::storage>()),
+               YAMR__ROWS_THREADS, 0, gpu->stream>>>(in, segments, layout, args);
 }
 
 template <typename Acc, typename Layout>

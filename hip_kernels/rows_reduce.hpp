@@ -150,7 +150,8 @@ __device__ inline void yamr_rows_scan_short_vectors(const Storage *__restrict__ 
     const uint4 *vec = (const uint4 *)(p + head);
     Storage h[Edge], t[Edge];
 #pragma unroll
-    for (int k = 0; k < Edge; ++k) h[k] = lane + k * lanes < head ? p[lane + k * lanes] : (Storage)0;
+    for (int k = 0; k < Edge; ++k)
+        h[k] = lane + k * lanes < head ? p[lane + k * lanes] : (Storage)0;
     uint4 raw[vec_count];
 #pragma unroll
     for (int k = 0; k < vec_count; ++k) {
