@@ -11,7 +11,9 @@
  * Every result is checked against the CPU backend before it is timed. GPU times are event pairs
  * around each asynchronous call (median and minimum of --reps after --warmup calls), each call
  * timed as it is launched or, with --timing queued, all launched behind a held stream; inputs
- * smaller than twice the L2 rotate over several copies so that the L2 does not serve them. GB/s
+ * smaller than twice the L2 rotate over several copies so that the L2 does not serve them
+ * (--inputs resident keeps one copy, which the L2 may serve from the second call on, as when the
+ * kernel before the call wrote it; the results' column copies says how many). GB/s
  * counts the bytes of input read (the offsets too, for segments). Without a GPU the CPU backend
  * is timed by wall clock on shapes with 1/16 of the rows (--quick does the same on a GPU).
  * bench/rows_torch.py prints the same table for PyTorch.
@@ -60,6 +62,7 @@ typedef struct {
     char name[32], size[32], impl[16], shape[24];
     double median_us, min_us, gbps, pct_copy;
     double cub_over_yamr; /* CUB's median over yamr's for a yamr row beside a CUB row; else NaN */
+    size_t copies;        /* of the input that the calls rotate over (0: reads none) */
 } result_row;
 
 typedef struct {
@@ -126,6 +129,7 @@ static int time_row(call_arg *a, int run, int on_gpu, int warmup, int reps, cons
     snprintf(r->impl, sizeof r->impl, "%s", impl);
     snprintf(r->shape, sizeof r->shape, "%s", shape);
     r->cub_over_yamr = NAN;
+    r->copies = a->rotations;
     a->run = run;
     const int failed = time_calls(a, on_gpu, warmup, reps, &r->median_us, &r->min_us, err, errlen);
     a->run = RUN_YAMR;
@@ -310,8 +314,8 @@ static int verify_cub(yamr_context *ctx, const call_arg *a, const int64_t *host_
     return bad;
 }
 
-/* Earlier result files' columns come first, in their order, so that they merge (timing was
- * added last); the CUB ratio is not a column (it is the cub row's median over the yamr row's of
+/* Earlier result files' columns come first, in their order, so that they merge (timing, then
+ * copies were added last); the CUB ratio is not a column (it is the cub row's median over the yamr row's of
  * the same case and size). An unmeasured number is an empty CSV field, null in JSON. */
 static int write_results(const char *prefix, const identity *id, const result_row *rows, int count,
                          double copy_gbps, const char *timing)
@@ -321,7 +325,7 @@ static int write_results(const char *prefix, const identity *id, const result_ro
     fprintf(
         csv,
         "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,case,size,impl,shape,"
-        "median_us,min_us,gbps,pct_copy,copy_gbps,timing\n");
+        "median_us,min_us,gbps,pct_copy,copy_gbps,timing,copies\n");
     fprintf(json, "[\n");
     for (int i = 0; i < count; ++i) {
         const result_row *r = &rows[i];
@@ -329,13 +333,13 @@ static int write_results(const char *prefix, const identity *id, const result_ro
         fprintf(csv, "%s,%s,%s,%s,", r->name, r->size, r->impl, r->shape);
         csv_timing(csv, r->median_us, r->min_us, r->gbps, r->pct_copy);
         csv_number(csv, copy_gbps, "%.1f", ",");
-        fprintf(csv, "%s\n", timing);
+        fprintf(csv, "%s,%zu\n", timing, r->copies);
         json_identity(json, id);
         fprintf(json, "\"case\": \"%s\", \"size\": \"%s\", \"impl\": \"%s\", \"shape\": \"%s\", ",
                 r->name, r->size, r->impl, r->shape);
         json_timing(json, r->median_us, r->min_us, r->gbps, r->pct_copy);
         json_number(json, "copy_gbps", copy_gbps, "%.1f", ", ");
-        fprintf(json, "\"timing\": \"%s\"", timing);
+        fprintf(json, "\"timing\": \"%s\", \"copies\": %zu", timing, r->copies);
         fprintf(json, "}%s\n", i == count - 1 ? "" : ",");
     }
     fprintf(json, "]\n");
@@ -347,11 +351,12 @@ static int write_results(const char *prefix, const identity *id, const result_ro
 
 static void print_row(const result_row *r)
 {
-    char impl[48], ratio[16] = "-";
+    char impl[48], pct[16] = "-", ratio[16] = "-";
     snprintf(impl, sizeof impl, "%s:%s", r->impl, r->shape);
+    if (!isnan(r->pct_copy)) snprintf(pct, sizeof pct, "%.1f", r->pct_copy);
     if (!isnan(r->cub_over_yamr)) snprintf(ratio, sizeof ratio, "%.2f", r->cub_over_yamr);
-    printf("%-14s %-16s %-20s %10.2f %10.2f %9.1f %7.1f %8s\n", r->name, r->size, impl,
-           r->median_us, r->min_us, r->gbps, r->pct_copy, ratio);
+    printf("%-14s %-16s %-20s %10.2f %10.2f %9.1f %7s %8s\n", r->name, r->size, impl,
+           r->median_us, r->min_us, r->gbps, pct, ratio);
 }
 
 /* One device-to-device copy as a timed call (sweep_time). */
@@ -370,7 +375,8 @@ static int copy_call(void *p, int rep)
 static void usage(void)
 {
     printf("usage: yamr-bench rows [--reps N] [--warmup N] [--device D] [--dtype T] [--quick]\n"
-           "                       [--timing isolated|queued] [--out PREFIX]\n"
+           "                       [--timing isolated|queued] [--inputs rotated|resident]\n"
+           "                       [--out PREFIX]\n"
            "Times the batched reductions (rows, segments, softmax statistics) on the shapes of\n"
            "their issue, next to CUB's DeviceSegmentedReduce (NVIDIA builds), a device-to-device\n"
            "copy, the launch floor (an empty kernel timed the same way; impl empty_kernel) and,\n"
@@ -379,13 +385,15 @@ static void usage(void)
            "cases in dtype T (f32, f64, f16, bf16, i32, u32, i64), named NAME_T in the results;\n"
            "softmax statistics and CUB run in f32 only. --timing queued holds the stream while\n"
            "the timed calls are launched, so that no call waits for the host (sweep_gpu.h).\n"
-           "Defaults: --reps 50 --warmup 20 --dtype f32 --timing isolated.\n"
+           "--inputs resident times every call on one copy of its input, which the L2 may hold\n"
+           "(rotated: inputs under twice the L2 rotate over copies that it cannot hold).\n"
+           "Defaults: --reps 50 --warmup 20 --dtype f32 --timing isolated --inputs rotated.\n"
            "Without a GPU: the CPU backend, --quick, 5 reps, 2 warm-up calls.\n");
 }
 
 int run_rows(int argc, char **argv)
 {
-    int reps = 50, warmup = 20, dev = 0, quick = 0, queued = 0;
+    int reps = 50, warmup = 20, dev = 0, quick = 0, queued = 0, resident = 0;
     const char *out = NULL;
     yamr_dtype dtype = YAMR_DTYPE_F32;
     for (int i = 0; i < argc; ++i) {
@@ -415,6 +423,12 @@ int run_rows(int argc, char **argv)
                 fprintf(stderr, "yamr-bench rows: --timing is isolated or queued, not '%s'\n", v);
                 return 2;
             }
+        } else if (!strcmp(a, "--inputs")) {
+            if (strcmp(v, "rotated") && strcmp(v, "resident")) {
+                fprintf(stderr, "yamr-bench rows: --inputs is rotated or resident, not '%s'\n", v);
+                return 2;
+            }
+            resident = !strcmp(v, "resident");
         } else if (!strcmp(a, "--dtype")) {
             int d = 0;
             while (d < YAMR_DTYPE_COUNT && strcmp(v, yamr_dtype_name((yamr_dtype)d))) ++d;
@@ -519,7 +533,8 @@ int run_rows(int argc, char **argv)
         snprintf(r->impl, sizeof r->impl, "empty_kernel");
         snprintf(r->shape, sizeof r->shape, "-");
         r->cub_over_yamr = NAN; /* GB/s and % copy stay 0: it reads nothing */
-        printf("\n");
+        printf("inputs: %s\n\n", resident ? "resident (one copy of each, which the L2 may hold)"
+                                          : "rotated (inputs under twice the L2 rotate over copies)");
     }
     printf("%-14s %-16s %-20s %10s %10s %9s %7s %8s\n", "case", "size", "impl:shape", "median us",
            "min us", "GB/s", "% copy", "cub/yamr");
@@ -550,7 +565,7 @@ int run_rows(int argc, char **argv)
             snprintf(size, sizeof size, "%zux%zu", a.rows, a.cols);
         }
         a.stride = (elems * esize + 255) / 256 * 256;
-        a.rotations = on_gpu && elems * esize < 2 * l2 ? pool_bytes / a.stride : 1;
+        a.rotations = on_gpu && !resident && elems * esize < 2 * l2 ? pool_bytes / a.stride : 1;
         if (a.rotations > 64) a.rotations = 64;
         if (a.rotations < 1) a.rotations = 1;
         char what[96];

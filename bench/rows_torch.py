@@ -2,13 +2,13 @@
 """PyTorch on the shapes of `yamr-bench rows`, in the same table format.
 
     python3 bench/rows_torch.py [--reps 50] [--warmup 20] [--quick] [--device 0]
-                                [--timing isolated|queued]
+                                [--timing isolated|queued] [--inputs rotated|resident]
 
 torch.amax(x, dim=1) for rowmax, torch.max(x, dim=1) (values and indices) for rowargmax,
 torch.logsumexp(x, dim=1) for the softmax statistics, and torch.segment_reduce(..., "max") for
 the segments (PyTorch has no segmented argmax: that row times a max, and says so). Inputs are
 float32 in [-1, 1); inputs smaller than twice the L2 rotate over several copies, as yamr-bench
-does. Times are CUDA event pairs around each call: median and minimum of --reps after --warmup.
+does (--inputs resident: one copy, which the L2 may hold, as yamr-bench's option). Times are CUDA event pairs around each call: median and minimum of --reps after --warmup.
 --timing queued times each call as yamr-bench's option of that name does: the calls and their
 events are queued, up to 16 at a time, behind a kernel that holds the stream (torch.cuda._sleep,
 checked to outlast the queueing), so that a call's time is the device's alone.
@@ -61,13 +61,14 @@ def main():
     p.add_argument("--device", type=int, default=0)
     p.add_argument("--quick", action="store_true", help="1/16 of the rows and segments")
     p.add_argument("--timing", choices=["isolated", "queued"], default="isolated")
+    p.add_argument("--inputs", choices=["rotated", "resident"], default="rotated")
     a = p.parse_args()
     queued = a.timing == "queued"
     dev = torch.device("cuda", a.device)
     props = torch.cuda.get_device_properties(dev)
     l2 = getattr(props, "L2_cache_size", 50 << 20)
     divide = 16 if a.quick else 1
-    print(f"torch {torch.__version__}, {props.name}, timing {a.timing}")
+    print(f"torch {torch.__version__}, {props.name}, timing {a.timing}, inputs {a.inputs}")
 
     copy_bytes = 256 << 20
     src = torch.empty(copy_bytes // 4, device=dev)
@@ -83,7 +84,8 @@ def main():
 
     def inputs(rows, cols):
         bytes_ = rows * cols * 4
-        copies = max(1, min(64, (8 * l2) // bytes_)) if bytes_ < 2 * l2 else 1
+        rotate = a.inputs == "rotated" and bytes_ < 2 * l2
+        copies = max(1, min(64, (8 * l2) // bytes_)) if rotate else 1
         return [torch.rand(rows, cols, device=dev, generator=gen) * 2 - 1 for _ in range(copies)]
 
     def row(name, size, impl, fn, read_bytes):
