@@ -4,6 +4,7 @@
 #                                 included), compute-sanitizer, and the codegen listings (SASS)
 #   scripts/gpu.sh measure [N]    the race lab (N trials, default 10000), the sweep against CUB
 #                                 for every dtype (and one size above 2^31), the batched shapes
+#                                 (inputs rotated, then resident)
 # Logs and results go to $OUT (default: gpu-out/), packed as one archive per call.
 # cmocka travels in .deps/root (Debian's libcmocka0 + libcmocka-dev unpacked with dpkg -x).
 set -uo pipefail
@@ -85,6 +86,8 @@ else
   if $build/bench/yamr-bench rows --help > /dev/null 2>&1; then
     $build/bench/yamr-bench rows > "$out/logs/rows.log" 2>&1; echo "rows rc=$?"
     tail -20 "$out/logs/rows.log"
+    $build/bench/yamr-bench rows --inputs resident > "$out/logs/rows-resident.log" 2>&1
+    echo "rows, resident inputs rc=$?"; tail -20 "$out/logs/rows-resident.log"
     [ -f bench/rows_torch.py ] && python3 bench/rows_torch.py > "$out/logs/rows-torch.log" 2>&1 && tail -12 "$out/logs/rows-torch.log"
   fi
   grep -E "^(f32|f64|f16|bf16|i32|u32|i64) " "$out/logs/sweep-all.log" | grep -E " (1024|1048576|16777216|268435456) "
