@@ -315,8 +315,9 @@ static int verify_cub(yamr_context *ctx, const call_arg *a, const int64_t *host_
 }
 
 /* Earlier result files' columns come first, in their order, so that they merge (timing, then
- * copies were added last); the CUB ratio is not a column (it is the cub row's median over the yamr row's of
- * the same case and size). An unmeasured number is an empty CSV field, null in JSON. */
+ * copies were added last); the CUB ratio is not a column (it is the cub row's median over the
+ * yamr row's of the same case and size). An unmeasured number is an empty CSV field, null in
+ * JSON. */
 static int write_results(const char *prefix, const identity *id, const result_row *rows, int count,
                          double copy_gbps, const char *timing)
 {
@@ -533,8 +534,9 @@ int run_rows(int argc, char **argv)
         snprintf(r->impl, sizeof r->impl, "empty_kernel");
         snprintf(r->shape, sizeof r->shape, "-");
         r->cub_over_yamr = NAN; /* GB/s and % copy stay 0: it reads nothing */
-        printf("inputs: %s\n\n", resident ? "resident (one copy of each, which the L2 may hold)"
-                                          : "rotated (inputs under twice the L2 rotate over copies)");
+        printf("inputs: %s\n\n",
+               resident ? "resident (one copy of each, which the L2 may hold)"
+                        : "rotated (inputs under twice the L2 rotate over copies)");
     }
     printf("%-14s %-16s %-20s %10s %10s %9s %7s %8s\n", "case", "size", "impl:shape", "median us",
            "min us", "GB/s", "% copy", "cub/yamr");

@@ -8,7 +8,8 @@ torch.amax(x, dim=1) for rowmax, torch.max(x, dim=1) (values and indices) for ro
 torch.logsumexp(x, dim=1) for the softmax statistics, and torch.segment_reduce(..., "max") for
 the segments (PyTorch has no segmented argmax: that row times a max, and says so). Inputs are
 float32 in [-1, 1); inputs smaller than twice the L2 rotate over several copies, as yamr-bench
-does (--inputs resident: one copy, which the L2 may hold, as yamr-bench's option). Times are CUDA event pairs around each call: median and minimum of --reps after --warmup.
+does (--inputs resident: one copy, which the L2 may hold, as yamr-bench's option). Times are
+CUDA event pairs around each call: median and minimum of --reps after --warmup.
 --timing queued times each call as yamr-bench's option of that name does: the calls and their
 events are queued, up to 16 at a time, behind a kernel that holds the stream (torch.cuda._sleep,
 checked to outlast the queueing), so that a call's time is the device's alone.
