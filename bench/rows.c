@@ -352,25 +352,28 @@ static int write_results(const char *prefix, const identity *id, const result_ro
 
 static void print_row(const result_row *r)
 {
-    char impl[48], pct[16] = "-", ratio[16] = "-";
+    char impl[48], ratio[16] = "-";
     snprintf(impl, sizeof impl, "%s:%s", r->impl, r->shape);
-    if (!isnan(r->pct_copy)) snprintf(pct, sizeof pct, "%.1f", r->pct_copy);
     if (!isnan(r->cub_over_yamr)) snprintf(ratio, sizeof ratio, "%.2f", r->cub_over_yamr);
-    printf("%-14s %-16s %-20s %10.2f %10.2f %9.1f %7s %8s\n", r->name, r->size, impl,
-           r->median_us, r->min_us, r->gbps, pct, ratio);
+    printf("%-14s %-16s %-20s %10.2f %10.2f %9.1f %7.1f %8s\n", r->name, r->size, impl,
+           r->median_us, r->min_us, r->gbps, r->pct_copy, ratio);
 }
 
-/* One device-to-device copy as a timed call (sweep_time). */
+/* One copy in the context's memory as a timed call: on the device, or memcpy on the CPU backend
+ * (as yamr-bench sweep measures its ceiling). */
 typedef struct {
     char *dst, *src;
     size_t bytes;
+    int on_gpu;
 } copy_arg;
 
 static int copy_call(void *p, int rep)
 {
     (void)rep;
     const copy_arg *c = (const copy_arg *)p;
-    return sweep_copy(c->dst, c->src, c->bytes);
+    if (c->on_gpu) return sweep_copy(c->dst, c->src, c->bytes);
+    memcpy(c->dst, c->src, c->bytes);
+    return 0;
 }
 
 static void usage(void)
@@ -507,20 +510,17 @@ int run_rows(int argc, char **argv)
     }
 
     /* the bandwidth ceiling: one large copy, bytes read plus bytes written */
-    double copy_gbps = NAN;
-    if (on_gpu) {
-        copy_arg c = {a.pool + pool_bytes / 2, a.pool, pool_bytes / 2};
-        double med = 0, mn = 0;
-        if (sweep_time(copy_call, &c, 2, 10, a.queued, &med, &mn, err, sizeof err)) {
-            fprintf(stderr, "yamr-bench rows: copy: %s\n", err);
-            return 1;
-        }
-        copy_gbps = 2.0 * (double)c.bytes / med / 1e3;
-        printf("copy ceiling: %.1f GB/s (device-to-device copy of %zu MiB, read + write)%s\n",
-               copy_gbps, c.bytes >> 20,
-               cub ? "; baseline: CUB DeviceSegmentedReduce"
-                   : "; no vendor baseline in this build");
+    copy_arg c = {a.pool + pool_bytes / 2, a.pool, pool_bytes / 2, on_gpu};
+    double copy_us = 0, copy_min = 0;
+    if (on_gpu ? sweep_time(copy_call, &c, 2, 10, a.queued, &copy_us, &copy_min, err, sizeof err)
+               : bench_time_host(copy_call, &c, 2, 10, &copy_us, &copy_min, err, sizeof err)) {
+        fprintf(stderr, "yamr-bench rows: copy: %s\n", err);
+        return 1;
     }
+    const double copy_gbps = 2.0 * (double)c.bytes / copy_us / 1e3;
+    printf("copy ceiling: %.1f GB/s (device-to-device copy of %zu MiB, read + write)%s\n",
+           copy_gbps, c.bytes >> 20,
+           cub ? "; baseline: CUB DeviceSegmentedReduce" : "; no vendor baseline in this build");
     /* yamr and CUB for each case, and the launch floor */
     result_row rows[3 * CASE_COUNT + 1];
     int count = 0, failed = 0;

@@ -107,24 +107,24 @@ __device__ inline void yamr_rows_scan(const Storage *__restrict__ p, long long n
 }
 
 /*
- * A short row, n <= Count * lanes, in one memory round trip: thread `lane` loads all its
- * elements lane, lane + lanes, ... before it uses any (the general scan's head, vectors and tail
+ * A short row, n <= Count * Lanes, in one memory round trip: thread `lane` of Lanes loads all its
+ * elements lane, lane + Lanes, ... before it uses any (the general scan's head, vectors and tail
  * would cost up to three round trips, one after the other). Loads of consecutive lanes are
  * adjacent. Indices count from p.
  */
-template <int Count, typename Storage, typename Acc>
+template <int Count, int Lanes, typename Storage, typename Acc>
 __device__ inline void yamr_rows_scan_short(const Storage *__restrict__ p, int n, int lane,
-                                            int lanes, Acc &acc)
+                                            Acc &acc)
 {
     Storage v[Count];
 #pragma unroll
     for (int k = 0; k < Count; ++k) {
-        const int i = lane + k * lanes;
+        const int i = lane + k * Lanes;
         v[k] = i < n ? p[i] : (Storage)0;
     }
 #pragma unroll
     for (int k = 0; k < Count; ++k) {
-        const int i = lane + k * lanes;
+        const int i = lane + k * Lanes;
         if (i < n) acc.element(v[k], i);
     }
 }
@@ -132,67 +132,68 @@ __device__ inline void yamr_rows_scan_short(const Storage *__restrict__ p, int n
 /*
  * yamr_rows_scan_short in 16-byte vectors, for `p` aligned to its element: the elements before
  * the first 16-byte boundary (head) and after the last whole vector (tail), fewer than a vector
- * each, are loaded Edge per lane (lane, lane + lanes, ...), the vectors between by lanes in turn,
- * all in the same round trip. Each lane uses its head elements, its vectors, then its tail
- * elements: increasing indices. Requires Edge * lanes >= the elements per vector - 1.
+ * each, are loaded as many per lane as Lanes lanes need (lane, lane + Lanes, ...), the vectors
+ * between by lanes in turn, all in the same round trip. Each lane uses its head elements, its
+ * vectors, then its tail elements: increasing indices.
  */
-template <int Count, int Edge, typename Storage, typename Acc>
+template <int Count, int Lanes, typename Storage, typename Acc>
 __device__ inline void yamr_rows_scan_short_vectors(const Storage *__restrict__ p, int n, int lane,
-                                                    int lanes, Acc &acc)
+                                                    Acc &acc)
 {
     constexpr int per_vec = 16 / sizeof(Storage);
     constexpr int vec_count = (Count + per_vec - 1) / per_vec;
+    constexpr int edge = (per_vec - 2 + Lanes) / Lanes; /* per lane: head, tail < per_vec each */
     const int misaligned = (int)(((uintptr_t)p / sizeof(Storage)) % per_vec);
     int head = misaligned ? per_vec - misaligned : 0;
     if (head > n) head = n;
     const int vectors = (n - head) / per_vec;
     const int tail_at = head + vectors * per_vec, tail = n - tail_at;
     const uint4 *vec = (const uint4 *)(p + head);
-    Storage h[Edge], t[Edge];
+    Storage h[edge], t[edge];
 #pragma unroll
-    for (int k = 0; k < Edge; ++k)
-        h[k] = lane + k * lanes < head ? p[lane + k * lanes] : (Storage)0;
+    for (int k = 0; k < edge; ++k)
+        h[k] = lane + k * Lanes < head ? p[lane + k * Lanes] : (Storage)0;
     uint4 raw[vec_count];
 #pragma unroll
     for (int k = 0; k < vec_count; ++k) {
-        const int v = lane + k * lanes;
+        const int v = lane + k * Lanes;
         raw[k] = v < vectors ? vec[v] : make_uint4(0, 0, 0, 0);
     }
 #pragma unroll
-    for (int k = 0; k < Edge; ++k)
-        t[k] = lane + k * lanes < tail ? p[tail_at + lane + k * lanes] : (Storage)0;
+    for (int k = 0; k < edge; ++k)
+        t[k] = lane + k * Lanes < tail ? p[tail_at + lane + k * Lanes] : (Storage)0;
 #pragma unroll
-    for (int k = 0; k < Edge; ++k)
-        if (lane + k * lanes < head) acc.element(h[k], lane + k * lanes);
+    for (int k = 0; k < edge; ++k)
+        if (lane + k * Lanes < head) acc.element(h[k], lane + k * Lanes);
     if constexpr (Acc::pads_with_repeats) {
         /* one chunk: a lane's vectors past the last stand in as copies of its first */
         if (lane < vectors) {
 #pragma unroll
             for (int k = 1; k < vec_count; ++k)
-                if (lane + k * lanes >= vectors) raw[k] = raw[0];
-            acc.chunk(raw, head + lane * per_vec, (long long)lanes * per_vec);
+                if (lane + k * Lanes >= vectors) raw[k] = raw[0];
+            acc.chunk(raw, head + lane * per_vec, (long long)Lanes * per_vec);
         }
     } else {
 #pragma unroll
         for (int k = 0; k < vec_count; ++k) {
-            const int v = lane + k * lanes;
+            const int v = lane + k * Lanes;
             if (v < vectors) acc.vector(raw[k], head + v * per_vec);
         }
     }
 #pragma unroll
-    for (int k = 0; k < Edge; ++k)
-        if (lane + k * lanes < tail) acc.element(t[k], tail_at + lane + k * lanes);
+    for (int k = 0; k < edge; ++k)
+        if (lane + k * Lanes < tail) acc.element(t[k], tail_at + lane + k * Lanes);
 }
 
 /* The short scan, in vectors when the elements are aligned (`vectorize`). */
-template <int Count, int Edge = 1, typename Storage, typename Acc>
+template <int Count, int Lanes, typename Storage, typename Acc>
 __device__ inline void yamr_rows_scan_short_any(const Storage *__restrict__ p, int n, int lane,
-                                                int lanes, int vectorize, Acc &acc)
+                                                int vectorize, Acc &acc)
 {
     if (vectorize)
-        yamr_rows_scan_short_vectors<Count, Edge>(p, n, lane, lanes, acc);
+        yamr_rows_scan_short_vectors<Count, Lanes>(p, n, lane, acc);
     else
-        yamr_rows_scan_short<Count>(p, n, lane, lanes, acc);
+        yamr_rows_scan_short<Count, Lanes>(p, n, lane, acc);
 }
 
 /* ---- Accumulators ---- */
@@ -563,11 +564,13 @@ __device__ inline void yamr_block_merge(Acc &acc)
  */
 #define YAMR_ROWS_GROUP_LANES YAMR__ROWS_GROUP_LANES
 #define YAMR_ROWS_GROUP_COUNT YAMR__ROWS_GROUP_COUNT
-/* Blocks per multiprocessor the register budget must allow (YAMR_MIN_BLOCKS), from H100 runs:
- * `narrow` for elements of up to 4 bytes, `wide` for 8-byte ones, which need more registers. A
- * definition of the constants below at compile time overrides each, for such measurements. */
-#define YAMR_ROWS_BOUND(storage, narrow, wide)                                                 \
-    YAMR_MIN_BLOCKS(YAMR__ROWS_THREADS, sizeof(storage) == 8 ? (wide) : (narrow))
+/* Blocks per multiprocessor the register budget must allow (YAMR_MIN_BLOCKS), from H100 runs,
+ * by element size: `half` for 2 bytes, `narrow` for 4, `wide` for 8 (which need more registers).
+ * A definition of the constants below at compile time overrides each, for such measurements. */
+#define YAMR_ROWS_BOUND(storage, half, narrow, wide)                                           \
+    YAMR_MIN_BLOCKS(YAMR__ROWS_THREADS, sizeof(storage) == 2   ? (half)                          \
+                                        : sizeof(storage) == 4 ? (narrow)                        \
+                                                               : (wide))
 
 /* 65536 x 128 f32: 16.0 us at 6, 16.1 at 7 and at 8 (within the noise; 21.6 at 8 before the
  * value-first chunks). f64: 35.5 us at 6 (40 registers, spilling), 28.5 at 5, 27.4 at 4; i64:
@@ -582,6 +585,7 @@ __device__ inline void yamr_block_merge(Acc &acc)
 template <typename Acc, int WarpSize, int Lanes, int Count>
 __global__ void __launch_bounds__(YAMR__ROWS_THREADS,
                                   YAMR_ROWS_BOUND(typename Acc::storage, YAMR_ROWS_LANES_MIN_BLOCKS,
+                                                  YAMR_ROWS_LANES_MIN_BLOCKS,
                                                   YAMR_ROWS_LANES_MIN_BLOCKS_WIDE))
 yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long rows,
                        yamr_matrix_layout layout, yamr_batch_args args)
@@ -597,8 +601,8 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
         const long long r = first + slot;
         Narrow acc = Narrow::identity(args);
         if (r < rows)
-            yamr_rows_scan_short_any<Count>(in + r * layout.ld, n, lane, Lanes, args.vectorize,
-                                            acc);
+            yamr_rows_scan_short_any<Count, Lanes>(in + r * layout.ld, n, lane, args.vectorize,
+                                                   acc);
         acc.template warp_merge<WarpSize, Lanes>();
         if (r < rows && lane == 0) acc.write(r, args);
     }
@@ -639,24 +643,22 @@ __host__ __device__ constexpr int yamr_segments_per_block()
 #define YAMR_SEGMENTS_MIN_BLOCKS_WIDE 4
 #endif
 template <typename Acc, int WarpSize>
-__global__ void __launch_bounds__(
-    YAMR__ROWS_THREADS,
-    YAMR_MIN_BLOCKS(YAMR__ROWS_THREADS,
-                    sizeof(typename Acc::storage) == 2   ? YAMR_SEGMENTS_MIN_BLOCKS_HALF
-                    : sizeof(typename Acc::storage) == 4 ? YAMR_SEGMENTS_MIN_BLOCKS
-                                                         : YAMR_SEGMENTS_MIN_BLOCKS_WIDE))
+__global__ void __launch_bounds__(YAMR__ROWS_THREADS,
+                                  YAMR_ROWS_BOUND(typename Acc::storage,
+                                                  YAMR_SEGMENTS_MIN_BLOCKS_HALF,
+                                                  YAMR_SEGMENTS_MIN_BLOCKS,
+                                                  YAMR_SEGMENTS_MIN_BLOCKS_WIDE))
 yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long segments,
                      yamr_segment_layout layout, yamr_batch_args args)
 {
     typedef typename Acc::storage Storage;
     typedef typename Acc::template with_index<int> Narrow; /* teams 1 and 2: short segments */
     if (!yamr_warp_width_matches<WarpSize>()) return;
+    constexpr long long group_max = YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT;
     constexpr int glanes = YAMR__SEGMENT_GROUP_LANES(sizeof(Storage));
-    constexpr int gcount = YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT / glanes;
-    constexpr int edge = (16 / (int)sizeof(Storage) - 1 + glanes - 1) / glanes; /* head, tail */
+    constexpr int gcount = (int)group_max / glanes; /* elements per lane */
     constexpr int groups = WarpSize / glanes; /* per warp */
     constexpr int per_block = yamr_segments_per_block<Storage>();
-    constexpr long long group_max = glanes * gcount;
     constexpr int warp_count = YAMR__SEGMENT_WARP_MAX_PER_LANE;
     constexpr long long warp_max = (long long)warp_count * WarpSize;
     const int lane = threadIdx.x % WarpSize, warp = threadIdx.x / WarpSize;
@@ -675,9 +677,8 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
         /* team 1: every lane runs the group merge, since shuffles need the whole warp */
         Narrow acc = Narrow::identity(args);
         if (my_team == 1)
-            yamr_rows_scan_short_any<gcount, edge>(in + begin, (int)n, group_lane,
-                                                            glanes,
-                                                            args.vectorize, acc);
+            yamr_rows_scan_short_any<gcount, glanes>(in + begin, (int)n, group_lane,
+                                                     args.vectorize, acc);
         acc.template warp_merge<WarpSize, glanes>();
         if (my_team == 1 && group_lane == 0) acc.write(r, args);
 
@@ -689,8 +690,8 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
             long long wbegin, wn;
             layout.extent(wr, wbegin, wn);
             Narrow w = Narrow::identity(args);
-            yamr_rows_scan_short_any<warp_count>(in + wbegin, (int)wn, lane, WarpSize,
-                                                 args.vectorize, w);
+            yamr_rows_scan_short_any<warp_count, WarpSize>(in + wbegin, (int)wn, lane,
+                                                           args.vectorize, w);
             w.template warp_merge<WarpSize, WarpSize>();
             if (lane == 0) w.write(wr, args);
         }
