@@ -38,10 +38,9 @@ template <bool Probe>
 static void launch_any(int warp_size, yamr_variant v, int blocks, int threads, const float *in,
                        int n, yamr__result *out, yamr_race_probe *probe)
 {
-    if (warp_size == 64)
-        launch<64, Probe>(v, blocks, threads, in, n, out, probe);
-    else
-        launch<32, Probe>(v, blocks, threads, in, n, out, probe);
+    yamr__with_warp_width(warp_size, [&](auto width) {
+        launch<decltype(width)::value, Probe>(v, blocks, threads, in, n, out, probe);
+    });
 }
 
 static yamr_race_sim_dist dist_of(std::vector<int> &x)

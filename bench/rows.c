@@ -592,16 +592,11 @@ int run_rows(int argc, char **argv)
         memset(&named, 0, sizeof named);
         snprintf(named.name, sizeof named.name, "%s", name);
         snprintf(named.size, sizeof named.size, "%s", size);
+        /* the kernel the verified call ran */
+        yamr_plan plan;
         char shape[32] = "?";
-        const char *line = strstr(yamr_report(ctx), "batched:");
-        const char *shapes[] = {"blocks_per_row", "block_per_row", "warp_per_row", "CPU backend"};
-        for (int k = 0; k < 4 && line; ++k) {
-            const char *hit = strstr(line, shapes[k]);
-            if (hit && hit < line + strcspn(line, "\n")) {
-                snprintf(shape, sizeof shape, "%s", k == 3 ? "cpu" : shapes[k]);
-                break;
-            }
-        }
+        if (yamr_last_plan(ctx, &plan) == YAMR_SUCCESS)
+            snprintf(shape, sizeof shape, "%s", yamr_kernel_name(plan.kernel));
         result_row *r = &rows[count++];
         if (time_row(&a, RUN_YAMR, on_gpu, warmup, reps, &named, "yamr", shape, read_bytes,
                      copy_gbps, r, err, sizeof err)) {

@@ -471,8 +471,9 @@ int run_sweep(int argc, char **argv)
                     sweep_row *r = &rows[count++];
                     a.baseline = 0, a.op = op;
                     if (time_calls(&a, &o, &r->median_us, &r->min_us, err, sizeof err)) failed = 1;
+                    yamr_plan plan; /* what the timed calls ran */
                     yamr_variant resolved = YAMR_VARIANT_AUTO;
-                    yamr_resolved_variant(ctx, op == OP_MINMAX ? YAMR_OP_ARGMAX : (yamr_op)op, t, &resolved);
+                    if (yamr_last_plan(ctx, &plan) == YAMR_SUCCESS) resolved = plan.variant;
                     snprintf(r->impl, sizeof r->impl, "%s%s%s", yamr_variant_name(o.variants[vi]),
                              o.variants[vi] == YAMR_VARIANT_AUTO && on_gpu ? ":" : "",
                              o.variants[vi] == YAMR_VARIANT_AUTO && on_gpu ? yamr_variant_name(resolved) : "");

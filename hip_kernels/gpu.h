@@ -7,9 +7,6 @@
 #include "yamr_internal.h"
 #include "yamr_port.h"
 
-/* Grid workspace capacity: blocks per multiprocessor (at least the occupancy of any kernel). */
-#define YAMR_MAX_BLOCKS_PER_UNIT 16
-
 struct yamr__gpu {
     int device;
     int warp_size;
@@ -19,6 +16,9 @@ struct yamr__gpu {
     yamr__result *h_result;         /* and their pinned host copy */
     yamr_grid_workspace workspace;  /* owned for the context's lifetime: no allocation per call */
     yamr_rows_workspace rows_workspace; /* the batched split shape's partials and row counters */
+    /* Blocks of each grid kernel instance that fit on one multiprocessor of this device; 0
+     * until the first launch of that instance asks the runtime. */
+    int grid_blocks_per_unit[YAMR_DTYPE_COUNT][YAMR_VARIANT_COUNT][2];
 };
 
 /* Records the runtime's message and returns the status for a failed runtime call. */
@@ -28,10 +28,35 @@ static inline yamr_status yamr__gpu_fail(hipError_t e, const char *what, char *e
     return e == hipErrorMemoryAllocation ? YAMR_ERROR_OUT_OF_MEMORY : YAMR_ERROR_DEVICE;
 }
 
-#define YAMR_HIP_TRY(call)                                                                     \
+/* Returns from the enclosing launcher with the failed call's status and message in
+ * err[errlen]. */
+#define YAMR_HIP_TRY(call, err, errlen)                                                        \
     do {                                                                                       \
         hipError_t yamr_e_ = (call);                                                           \
         if (yamr_e_ != hipSuccess) return yamr__gpu_fail(yamr_e_, #call, err, errlen);         \
     } while (0)
+
+/* Makes a context's device current for one call and gives the caller's current device back on
+ * the way out: a call leaves the calling thread's device as it found it. */
+class yamr__device_scope {
+  public:
+    explicit yamr__device_scope(int device) : device_(device)
+    {
+        status_ = hipGetDevice(&previous_);
+        if (status_ == hipSuccess && previous_ != device_) status_ = hipSetDevice(device_);
+    }
+    ~yamr__device_scope()
+    {
+        if (status_ == hipSuccess && previous_ != device_) (void)hipSetDevice(previous_);
+    }
+    yamr__device_scope(const yamr__device_scope &) = delete;
+    yamr__device_scope &operator=(const yamr__device_scope &) = delete;
+    /* hipSuccess when the device is current. */
+    hipError_t status() const { return status_; }
+
+  private:
+    int device_, previous_ = -1;
+    hipError_t status_;
+};
 
 #endif /* YAMR_GPU_H */

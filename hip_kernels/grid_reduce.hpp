@@ -16,16 +16,7 @@
 
 #include "block_reduce.hpp"
 
-#define YAMR_GRID_THREADS 256
 #define YAMR_NO_INDEX LLONG_MAX
-
-/* 16-byte loads each thread has in flight per step: 128 bytes for 4- and 8-byte types, 64 for the
- * half types, whose 8 keys per vector cost more registers (H100: unrolling 8 instead of 4 took
- * float32 at 2^28 from 360 to 353 us and made f16 slower). */
-template <typename Storage>
-struct yamr_grid_unroll {
-    static constexpr int vectors = sizeof(Storage) >= 4 ? 8 : 4;
-};
 
 /* Device memory a context owns for the grid kernels. */
 struct yamr_grid_workspace {
@@ -66,7 +57,7 @@ __device__ inline void yamr_block_best(yamr_slots<Key, Slots> &s)
 }
 
 template <yamr_dtype Dtype, yamr_variant Variant, int WarpSize, int Slots>
-__global__ void __launch_bounds__(YAMR_GRID_THREADS)
+__global__ void __launch_bounds__(YAMR__GRID_THREADS)
 yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__restrict__ in,
                         long long n, int is_min, int nan_ignore, int aligned,
                         yamr_grid_workspace ws, yamr_grid_out out)
@@ -139,7 +130,7 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
         const uint4 *vec = (const uint4 *)in;
         const long long vectors = n / per_vec;
         long long v = thread;
-        constexpr int unroll = yamr_grid_unroll<Storage>::vectors;
+        constexpr int unroll = YAMR__GRID_VECTORS(sizeof(Storage));
         for (; v + (unroll - 1) * stride < vectors; v += unroll * stride) {
             uint4 raw[unroll];
 #pragma unroll

@@ -1,6 +1,6 @@
 /*
  * Batched reductions: one answer per row of a matrix or per segment of an array, in three kernel
- * shapes (the host picks one per call: src/rows.c, yamr__rows_shape()).
+ * shapes (the host plans one per call: src/plan.c).
  *
  *  - warp per row: yamr_rows_lanes_kernel for a matrix, a group of 8 lanes (or the warp) per
  *    row; rows are short, so a block holds many and shuffles finish each one with no barrier.
@@ -324,14 +324,14 @@ struct yamr_rows_best {
             bits = (storage)yamr_shfl<WarpSize>((bits_word)bits, holder);
             key = top;
             index = (Index)first;
-            return;
-        }
+        } else {
 #pragma unroll
-        for (int d = Filled / 2; d > 0; d /= 2) {
-            const Key k = yamr_shfl_down<WarpSize>(key, d);
-            const Index i = yamr_shfl_down<WarpSize>(index, d);
-            const storage b = (storage)yamr_shfl_down<WarpSize>((bits_word)bits, d);
-            take(k, i, b);
+            for (int d = Filled / 2; d > 0; d /= 2) {
+                const Key k = yamr_shfl_down<WarpSize>(key, d);
+                const Index i = yamr_shfl_down<WarpSize>(index, d);
+                const storage b = (storage)yamr_shfl_down<WarpSize>((bits_word)bits, d);
+                take(k, i, b);
+            }
         }
     }
     /* Partials (split shape) hold the key and the index; the row's last block reads the bits of
@@ -558,12 +558,10 @@ __device__ inline void yamr_block_merge(Acc &acc)
 /*
  * The warp shape for a matrix, whose rows all have one length: a group of Lanes lanes per row,
  * Count elements per lane at most (cols <= Lanes * Count: the host picks Lanes = 8 for rows of
- * at most YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT elements, else the warp). The groups of
+ * at most YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT elements, else the warp). The groups of
  * a warp reduce their rows side by side in one memory round trip and finish them with shuffles;
  * rounds of a block's YAMR__ROWS_THREADS / Lanes rows stride over the grid.
  */
-#define YAMR_ROWS_GROUP_LANES YAMR__ROWS_GROUP_LANES
-#define YAMR_ROWS_GROUP_COUNT YAMR__ROWS_GROUP_COUNT
 /* Blocks per multiprocessor the register budget must allow (YAMR_MIN_BLOCKS), from H100 runs,
  * by element size: `half` for 2 bytes, `narrow` for 4, `wide` for 8 (which need more registers).
  * A definition of the constants below at compile time overrides each, for such measurements. */
@@ -612,7 +610,7 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
  * The segment kernel: each block takes yamr_segments_per_block() consecutive segments per round,
  * one per group of YAMR__SEGMENT_GROUP_LANES(element size) lanes, and every segment goes to the
  * smallest of three teams that it fits, decided per segment from the offsets:
- *  1. its group, for segments of at most YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT elements:
+ *  1. its group, for segments of at most YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT elements:
  *     the groups of a warp reduce their segments side by side (one memory round trip for all);
  *  2. the whole warp, for segments up to YAMR__SEGMENT_WARP_MAX_PER_LANE elements per lane, one
  *     after another;
@@ -654,7 +652,7 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
     typedef typename Acc::storage Storage;
     typedef typename Acc::template with_index<int> Narrow; /* teams 1 and 2: short segments */
     if (!yamr_warp_width_matches<WarpSize>()) return;
-    constexpr long long group_max = YAMR_ROWS_GROUP_LANES * YAMR_ROWS_GROUP_COUNT;
+    constexpr long long group_max = YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT;
     constexpr int glanes = YAMR__SEGMENT_GROUP_LANES(sizeof(Storage));
     constexpr int gcount = (int)group_max / glanes; /* elements per lane */
     constexpr int groups = WarpSize / glanes; /* per warp */

@@ -8,20 +8,24 @@
  * batched split workspace. */
 static yamr_status yamr__gpu_own_memory(yamr__gpu *g, int max_blocks, char *err, size_t errlen)
 {
-    YAMR_HIP_TRY(hipMalloc((void **)&g->d_result, 2 * sizeof(yamr__result)));
-    YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result, 2 * sizeof(yamr__result), hipHostMallocDefault));
+    YAMR_HIP_TRY(hipMalloc((void **)&g->d_result, 2 * sizeof(yamr__result)), err, errlen);
+    YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result, 2 * sizeof(yamr__result),
+                               hipHostMallocDefault),
+                 err, errlen);
     yamr_grid_workspace *w = &g->workspace;
     w->max_blocks = max_blocks;
-    YAMR_HIP_TRY(hipMalloc((void **)&w->partial_key, 2 * (size_t)max_blocks * sizeof *w->partial_key));
-    YAMR_HIP_TRY(hipMalloc((void **)&w->partial_index, 2 * (size_t)max_blocks * sizeof *w->partial_index));
-    YAMR_HIP_TRY(hipMalloc((void **)&w->blocks_done, sizeof *w->blocks_done));
-    YAMR_HIP_TRY(hipMemset(w->blocks_done, 0, sizeof *w->blocks_done));
+    const size_t slots = 2 * (size_t)max_blocks;
+    YAMR_HIP_TRY(hipMalloc((void **)&w->partial_key, slots * sizeof *w->partial_key), err, errlen);
+    YAMR_HIP_TRY(hipMalloc((void **)&w->partial_index, slots * sizeof *w->partial_index), err,
+                 errlen);
+    YAMR_HIP_TRY(hipMalloc((void **)&w->blocks_done, sizeof *w->blocks_done), err, errlen);
+    YAMR_HIP_TRY(hipMemset(w->blocks_done, 0, sizeof *w->blocks_done), err, errlen);
     yamr_rows_workspace *r = &g->rows_workspace;
     const size_t partials = YAMR__ROWS_SPLIT_MAX_PARTIALS, rows = YAMR__ROWS_SPLIT_MAX_ROWS;
-    YAMR_HIP_TRY(hipMalloc((void **)&r->partial_a, partials * sizeof *r->partial_a));
-    YAMR_HIP_TRY(hipMalloc((void **)&r->partial_b, partials * sizeof *r->partial_b));
-    YAMR_HIP_TRY(hipMalloc((void **)&r->rows_done, rows * sizeof *r->rows_done));
-    YAMR_HIP_TRY(hipMemset(r->rows_done, 0, rows * sizeof *r->rows_done));
+    YAMR_HIP_TRY(hipMalloc((void **)&r->partial_a, partials * sizeof *r->partial_a), err, errlen);
+    YAMR_HIP_TRY(hipMalloc((void **)&r->partial_b, partials * sizeof *r->partial_b), err, errlen);
+    YAMR_HIP_TRY(hipMalloc((void **)&r->rows_done, rows * sizeof *r->rows_done), err, errlen);
+    YAMR_HIP_TRY(hipMemset(r->rows_done, 0, rows * sizeof *r->rows_done), err, errlen);
     return YAMR_SUCCESS;
 }
 
@@ -36,9 +40,10 @@ extern "C" yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_i
         snprintf(err, errlen, "no GPU with ordinal %d (%d found)", device, count);
         return YAMR_ERROR_NO_DEVICE;
     }
-    YAMR_HIP_TRY(hipSetDevice(device));
+    const yamr__device_scope on_device(device);
+    YAMR_HIP_TRY(on_device.status(), err, errlen);
     hipDeviceProp_t p;
-    YAMR_HIP_TRY(hipGetDeviceProperties(&p, device));
+    YAMR_HIP_TRY(hipGetDeviceProperties(&p, device), err, errlen);
 
     yamr_device_info d;
     memset(&d, 0, sizeof d);
@@ -56,7 +61,7 @@ extern "C" yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_i
     g->warp_size = p.warpSize;
     g->multiprocessors = p.multiProcessorCount;
     g->stream = 0;
-    const int max_blocks = YAMR_MAX_BLOCKS_PER_UNIT * p.multiProcessorCount;
+    const int max_blocks = YAMR__GRID_MAX_BLOCKS_PER_UNIT * p.multiProcessorCount;
     yamr_status s = yamr__gpu_own_memory(g, max_blocks, err, errlen);
     if (s != YAMR_SUCCESS) {
         yamr__gpu_close(g);
@@ -70,7 +75,7 @@ extern "C" yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_i
 extern "C" void yamr__gpu_close(yamr__gpu *gpu)
 {
     if (!gpu) return;
-    (void)hipSetDevice(gpu->device);
+    const yamr__device_scope on_device(gpu->device);
     /* nothing to report to from a destructor; hipFree(NULL) is a no-op */
     (void)hipFree(gpu->d_result);
     (void)hipHostFree(gpu->h_result);
@@ -86,23 +91,28 @@ extern "C" void yamr__gpu_close(yamr__gpu *gpu)
 extern "C" yamr_status yamr__gpu_alloc(yamr__gpu *gpu, size_t bytes, void **ptr, char *err,
                                        size_t errlen)
 {
-    YAMR_HIP_TRY(hipSetDevice(gpu->device));
-    YAMR_HIP_TRY(hipMalloc(ptr, bytes));
+    const yamr__device_scope on_device(gpu->device);
+    YAMR_HIP_TRY(on_device.status(), err, errlen);
+    YAMR_HIP_TRY(hipMalloc(ptr, bytes), err, errlen);
     return YAMR_SUCCESS;
 }
 
 extern "C" yamr_status yamr__gpu_free(yamr__gpu *gpu, void *ptr, char *err, size_t errlen)
 {
-    YAMR_HIP_TRY(hipSetDevice(gpu->device));
-    YAMR_HIP_TRY(hipFree(ptr));
+    const yamr__device_scope on_device(gpu->device);
+    YAMR_HIP_TRY(on_device.status(), err, errlen);
+    YAMR_HIP_TRY(hipFree(ptr), err, errlen);
     return YAMR_SUCCESS;
 }
 
 extern "C" yamr_status yamr__gpu_copy(yamr__gpu *gpu, void *dst, const void *src, size_t bytes,
                                       int to_device, char *err, size_t errlen)
 {
-    YAMR_HIP_TRY(hipSetDevice(gpu->device));
-    YAMR_HIP_TRY(hipMemcpy(dst, src, bytes, to_device ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost));
+    const yamr__device_scope on_device(gpu->device);
+    YAMR_HIP_TRY(on_device.status(), err, errlen);
+    YAMR_HIP_TRY(hipMemcpy(dst, src, bytes,
+                           to_device ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost),
+                 err, errlen);
     return YAMR_SUCCESS;
 }
 

@@ -123,12 +123,9 @@ YAMR_API yamr_status yamr_set_nan_policy(yamr_context *ctx, yamr_nan_policy p);
 YAMR_API yamr_status yamr_set_stream(yamr_context *ctx, void *stream);
 
 YAMR_API yamr_status yamr_get_device_info(const yamr_context *ctx, yamr_device_info *info);
-/** The variant a call with `op` and `dtype` would run now (AUTO resolved), without running it. */
-YAMR_API yamr_status yamr_resolved_variant(const yamr_context *ctx, yamr_op op, yamr_dtype dtype,
-                                           yamr_variant *variant);
 /**
  * A multi-line, human-readable report: vendor, device, arch, warp width, scheduling model, the
- * variant set and the one AUTO picks with its reason. Owned by ctx; valid until the next call
+ * variant set and the one AUTO picks with its reason, and the plan of the last call. Owned by ctx; valid until the next call
  * on ctx.
  */
 YAMR_API const char *yamr_report(yamr_context *ctx);
@@ -221,8 +218,8 @@ YAMR_DECLARE_TYPED(i64, int64_t)
  * Shapes: a GPU call picks one of three kernel shapes from the row length, the row count and the
  * device (a warp per row for short rows, or a group of 8 lanes per row for rows of at most 128
  * elements; a block per row; several blocks per row when the rows are too few to fill the
- * device). yamr_report() names the last shape picked on the context and why;
- * yamr_rows_shape_for() says which one a call would get. Reductions do not depend on the shape.
+ * device). yamr_last_plan() and yamr_report() give the plan of the last call on the context,
+ * yamr_plan_for() the plan a call would get. Reductions do not depend on the shape.
  */
 
 typedef enum {
@@ -235,13 +232,68 @@ typedef enum {
 /** "warp_per_row", "block_per_row", "blocks_per_row"; "invalid" for a value out of range. */
 YAMR_API const char *yamr_rows_shape_name(yamr_rows_shape shape);
 
-/**
- * The kernel shape yamr_reduce_rows() and yamr_softmax_stats_rows() would use on ctx for `rows`
- * rows of `cols` elements, without running anything. YAMR_ERROR_UNSUPPORTED on a CPU context
- * (it reduces one row after another); YAMR_ERROR_INVALID_VALUE for NULLs or a zero count.
+/*
+ * Plans. Before any work a call decides once what it will run (the block algorithm, the kernel,
+ * its grid and block, the lanes per row, the index width) and then only executes that plan.
+ * yamr_plan_for() makes the plan a call would get, without running anything;
+ * yamr_last_plan() returns the plan of the last call made on the context; yamr_report() prints
+ * it. Results never depend on the plan.
  */
-YAMR_API yamr_status yamr_rows_shape_for(const yamr_context *ctx, size_t rows, size_t cols,
-                                         yamr_rows_shape *shape);
+
+/** The kinds of call a plan is made for. */
+typedef enum {
+    YAMR_CALL_REDUCE = 0,    /**< yamr_reduce() and the typed forms; rows = 1, cols = n */
+    YAMR_CALL_MINMAX,        /**< yamr_minmax(); rows = 1, cols = n */
+    YAMR_CALL_ROWS,          /**< yamr_reduce_rows() */
+    YAMR_CALL_SEGMENTS,      /**< yamr_reduce_segments(); rows = segments, cols unused */
+    YAMR_CALL_SOFTMAX_STATS  /**< yamr_softmax_stats_rows() */
+} yamr_call;
+#define YAMR_CALL_COUNT 5
+
+/** The kernels a plan can name. */
+typedef enum {
+    YAMR_KERNEL_CPU = 0,        /**< the CPU backend */
+    YAMR_KERNEL_GRID,           /**< grid-wide: blocks share the array, the last one merges */
+    YAMR_KERNEL_SEED,           /**< the seed kernel: one block of n threads (YAMR_VARIANT_RACY) */
+    YAMR_KERNEL_LANES_PER_ROW,  /**< a group of lanes (up to a warp) per row */
+    YAMR_KERNEL_BLOCK_PER_ROW,  /**< a block per row */
+    YAMR_KERNEL_BLOCKS_PER_ROW, /**< several blocks split each row or segment; the last merges */
+    YAMR_KERNEL_SEGMENTS        /**< a group, a warp or the block per segment, by its length */
+} yamr_kernel;
+#define YAMR_KERNEL_COUNT 7
+
+/** What one call runs. */
+typedef struct {
+    yamr_call call;
+    yamr_op op;           /**< MAX for YAMR_CALL_SOFTMAX_STATS, ARGMAX for YAMR_CALL_MINMAX */
+    yamr_dtype dtype;
+    size_t rows, cols;    /**< as asked (see yamr_call) */
+    yamr_variant variant; /**< the single-block algorithm of GRID and SEED; AUTO otherwise */
+    yamr_kernel kernel;
+    yamr_rows_shape shape; /**< the kernel as a batched shape (GPU batched calls; else WARP) */
+    int lanes_per_row;     /**< LANES_PER_ROW: lanes that reduce one row; else 0 */
+    int blocks_per_row;    /**< BLOCKS_PER_ROW: blocks that split one row or segment; else 1 */
+    int index_bits;        /**< width of the kernel's index arithmetic within a row: 32 or 64 */
+    int vector_loads;      /**< GRID: 1 when threads read 16-byte vectors (16-byte aligned input) */
+    unsigned grid_blocks;  /**< blocks launched (GPU); 0 on the CPU */
+    int block_threads;     /**< threads per block (GPU); 0 on the CPU */
+    char why[240];         /**< one line: why this kernel and grid */
+} yamr_plan;
+
+/** "cpu", "grid", "seed", "lanes_per_row", ...; "invalid" for a value out of range. */
+YAMR_API const char *yamr_kernel_name(yamr_kernel kernel);
+/**
+ * The plan a call of kind `call` with `op` and `dtype` on `rows` x `cols` elements would get on
+ * ctx now (its variant and NaN policy included), assuming 16-byte aligned input, without running
+ * anything. YAMR_ERROR_INVALID_VALUE for a NULL ctx or plan, an enum out of range, or sizes the
+ * call itself would refuse; YAMR_ERROR_UNSUPPORTED where the call would be unsupported (e.g.
+ * a variant the device cannot run). *plan is written only on success.
+ */
+YAMR_API yamr_status yamr_plan_for(const yamr_context *ctx, yamr_call call, yamr_op op,
+                                   yamr_dtype dtype, size_t rows, size_t cols, yamr_plan *plan);
+/** The plan of the last successful call on ctx; YAMR_ERROR_INVALID_VALUE before any call. */
+YAMR_API yamr_status yamr_last_plan(const yamr_context *ctx, yamr_plan *plan);
+
 
 /**
  * Row-wise reduction of a row-major `rows` x `cols` matrix of `dtype` whose row r starts at

@@ -118,7 +118,9 @@ const char *yamr_report(yamr_context *ctx)
         yamr__select_variant(d, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, &reason);
     append(out, cap, &used, "AUTO picks:  %s (%s)\n", pick ? pick->name : "the CPU backend",
            reason);
-    append(out, cap, &used, "batched:     %s\n",
-           ctx->batch_note[0] ? ctx->batch_note : "no batched call yet");
+    yamr_plan plan;
+    char line[512] = "no call yet";
+    if (yamr_last_plan(ctx, &plan) == YAMR_SUCCESS) yamr__describe_plan(&plan, line, sizeof line);
+    append(out, cap, &used, "last call:   %s\n", line);
     return out;
 }

@@ -12,7 +12,22 @@ struct yamr_context {
     yamr_nan_policy nan_policy;
     char error[512];   /* the last device runtime message */
     char report[4096]; /* yamr_report()'s text */
-    char batch_note[320]; /* the last batched call's kernel shape and why (rows.c) */
+    yamr_plan last_plan; /* the plan of the last successful call (plan.c) */
+    int has_plan;
 };
+
+/* The plan of a call (plan.c); `aligned`: the input is 16-byte aligned. The runtime's message
+ * of a failed device query goes to err[errlen]. */
+yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op, yamr_dtype dtype,
+                            size_t rows, size_t cols, int aligned, yamr_plan *plan, char *err,
+                            size_t errlen);
+/* The variant a grid-wide call with op and dtype runs on ctx (AUTO resolved). */
+yamr_status yamr__resolve_variant(const yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                                  yamr_variant *variant);
+/* One line: the plan's call, size, kernel, grid and why (yamr_report()). */
+void yamr__describe_plan(const yamr_plan *plan, char *out, size_t cap);
+/* Whether a rows x cols matrix with leading dimension ld of elem-byte elements is a size the
+ * batched calls accept (every offset fits an int64_t). */
+int yamr__matrix_ok(size_t rows, size_t cols, size_t ld, size_t elem);
 
 #endif /* YAMR_CONTEXT_H */

@@ -46,6 +46,13 @@ yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream)
     return YAMR_ERROR_NO_DEVICE;
 }
 
+yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
+                                           int slots, int *blocks, char *err, size_t errlen)
+{
+    (void)gpu, (void)dtype, (void)variant, (void)slots, (void)blocks, (void)err, (void)errlen;
+    return YAMR_ERROR_NO_DEVICE;
+}
+
 yamr_status yamr__gpu_rows(yamr__gpu *gpu, const yamr__gpu_batch *call, char *err, size_t errlen)
 {
     (void)gpu, (void)call, (void)err, (void)errlen;

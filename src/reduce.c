@@ -1,38 +1,11 @@
 /* The reduction entry points: argument checks, dispatch to a backend, and the final write. */
+#include <stdint.h>
 #include <string.h>
 
 #include "context.h"
 
 static int op_is_min(yamr_op op) { return op == YAMR_OP_MIN || op == YAMR_OP_ARGMIN; }
 static int op_needs_index(yamr_op op) { return op == YAMR_OP_ARGMAX || op == YAMR_OP_ARGMIN; }
-
-static yamr_status resolve_variant(const yamr_context *ctx, yamr_op op, yamr_dtype dtype,
-                                   yamr_variant *variant)
-{
-    if (ctx->info.vendor == YAMR_VENDOR_CPU) {
-        *variant = YAMR_VARIANT_AUTO; /* the CPU backend has a single algorithm */
-        return YAMR_SUCCESS;
-    }
-    if (ctx->variant == YAMR_VARIANT_AUTO) {
-        const char *reason;
-        const yamr__variant_info *pick = yamr__select_variant(&ctx->info, op, dtype, &reason);
-        if (!pick) return YAMR_ERROR_UNSUPPORTED;
-        *variant = pick->id;
-        return YAMR_SUCCESS;
-    }
-    if (!yamr__variant_runs_on(yamr__variant_lookup(ctx->variant), &ctx->info, op, dtype))
-        return YAMR_ERROR_UNSUPPORTED;
-    *variant = ctx->variant;
-    return YAMR_SUCCESS;
-}
-
-yamr_status yamr_resolved_variant(const yamr_context *ctx, yamr_op op, yamr_dtype dtype,
-                                  yamr_variant *variant)
-{
-    if (!ctx || !variant || (unsigned)op >= YAMR_OP_COUNT || (unsigned)dtype >= YAMR_DTYPE_COUNT)
-        return YAMR_ERROR_INVALID_VALUE;
-    return resolve_variant(ctx, op, dtype, variant);
-}
 
 /* Writes one slot's answer to host memory. */
 static void write_result(yamr_dtype dtype, const yamr__result *r, void *value, int64_t *index)
@@ -54,8 +27,11 @@ static yamr_status run(yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtyp
         return YAMR_ERROR_INVALID_VALUE;
     for (int k = 0; k < slots; ++k)
         if (!value[k] || (slots == 1 && op_needs_index(op) && !index[k])) return YAMR_ERROR_INVALID_VALUE;
-    yamr_variant variant;
-    yamr_status s = resolve_variant(ctx, slots == 2 ? YAMR_OP_ARGMAX : op, dtype, &variant);
+    const yamr_call kind = slots == 2 ? YAMR_CALL_MINMAX : YAMR_CALL_REDUCE;
+    yamr_plan plan;
+    yamr_status s = yamr__make_plan(ctx, kind, slots == 2 ? YAMR_OP_ARGMAX : op, dtype, 1, n,
+                                    ((uintptr_t)in % 16) == 0, &plan, ctx->error,
+                                    sizeof ctx->error);
     if (s != YAMR_SUCCESS) return s;
 
     const int nan_ignore = ctx->nan_policy == YAMR_NAN_IGNORE;
@@ -64,9 +40,9 @@ static yamr_status run(yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtyp
         for (int k = 0; k < slots; ++k)
             yamr__cpu_reduce(dtype, slots == 2 ? k : op_is_min(op), nan_ignore, in, n, &res[k]);
     } else {
-        if (variant == YAMR_VARIANT_RACY && (async || n > (size_t)ctx->info.max_block_threads))
+        if (plan.kernel == YAMR_KERNEL_SEED && async)
             return YAMR_ERROR_UNSUPPORTED; /* the seed kernel: one block, synchronous */
-        yamr__gpu_call call = {variant, dtype, op_is_min(op), slots == 2, nan_ignore, in, n,
+        yamr__gpu_call call = {&plan, dtype, op_is_min(op), slots == 2, nan_ignore, in, n,
                                {NULL, NULL}, {NULL, NULL}};
         if (async)
             for (int k = 0; k < slots; ++k) {
@@ -74,8 +50,11 @@ static yamr_status run(yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtyp
                 call.index_out[k] = index[k];
             }
         s = yamr__gpu_reduce(ctx->gpu, &call, res, ctx->error, sizeof ctx->error);
-        if (s != YAMR_SUCCESS || async) return s;
+        if (s != YAMR_SUCCESS) return s;
     }
+    ctx->last_plan = plan;
+    ctx->has_plan = 1;
+    if (ctx->gpu && async) return YAMR_SUCCESS; /* the results stay in device memory */
     for (int k = 0; k < slots; ++k) write_result(dtype, &res[k], value[k], index[k]);
     return YAMR_SUCCESS;
 }

@@ -58,8 +58,15 @@ void yamr__cpu_reduce(yamr_dtype t, int is_min, int nan_ignore, const void *in, 
 
 typedef struct yamr__gpu yamr__gpu;
 
+/* Threads per block of the grid kernel, and 16-byte vectors each thread has in flight per step
+ * (by element size: the half types' 8 keys per vector cost more registers). */
+#define YAMR__GRID_THREADS 256
+#define YAMR__GRID_VECTORS(esize) ((esize) >= 4 ? 8 : 4)
+/* Grid workspace capacity: blocks per multiprocessor (at least the occupancy of any kernel). */
+#define YAMR__GRID_MAX_BLOCKS_PER_UNIT 16
+
 typedef struct {
-    yamr_variant variant; /* never AUTO */
+    const yamr_plan *plan; /* kernel GRID or SEED; its variant is never AUTO */
     yamr_dtype dtype;
     int is_min;     /* the op of a single-slot call */
     int minmax;     /* two slots: 0 is MAX, 1 is MIN */
@@ -85,6 +92,10 @@ yamr_status yamr__gpu_copy(yamr__gpu *gpu, void *dst, const void *src, size_t by
 yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call, yamr__result *res,
                              char *err, size_t errlen);
 yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream);
+/* Blocks of the grid kernel for (dtype, variant, slots) that fit on one multiprocessor; asked of
+ * the runtime once per context and kernel. */
+yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
+                                           int slots, int *blocks, char *err, size_t errlen);
 
 /* ---- Batched reductions (rows.c; hip_kernels/rows_reduce.hip). ---- */
 
@@ -92,6 +103,8 @@ yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream);
 #define YAMR__ROWS_THREADS 256
 /* Rows no longer than this many elements per lane of a warp get a warp each. */
 #define YAMR__ROWS_WARP_MAX_PER_LANE 8
+/* Grid cap of the grid-striding batched kernels (lanes and block per row, segments). */
+#define YAMR__ROWS_MAX_GRID ((size_t)1 << 20)
 /* Rows or segments are "too few to fill the device" below this many per multiprocessor. */
 #define YAMR__ROWS_FEW_PER_UNIT 2
 /* A split block reads at least this many elements (so 2 * this is the shortest split row). */
@@ -134,8 +147,8 @@ yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream);
 uint64_t yamr__empty_value_bits(yamr_dtype t);
 
 /*
- * The kernel shape for `rows` rows of `cols` elements on a device with these facts (pure: the
- * tests call it with made-up devices). Warp per row when a row is at most
+ * The kernel shape for `rows` rows of `cols` elements on a device with these facts (plan.c; pure:
+ * the tests call it with made-up devices). Warp per row when a row is at most
  * YAMR__ROWS_WARP_MAX_PER_LANE elements per lane; several blocks per row when the rows are fewer
  * than YAMR__ROWS_FEW_PER_UNIT per multiprocessor, at most YAMR__ROWS_SPLIT_MAX_ROWS, and long
  * enough for two blocks; else a block per row.
@@ -160,8 +173,7 @@ typedef struct {
     size_t rows;              /* rows, or segments */
     size_t cols, ld;          /* rows and softmax */
     const int64_t *offsets;   /* segments: rows + 1 entries */
-    yamr_rows_shape shape;
-    int blocks_per_row;       /* BLOCKS_PER_ROW: >= 2 */
+    const yamr_plan *plan;    /* what to launch (plan.c) */
     void *values;             /* reductions: values; softmax: row_max */
     void *second;             /* reductions: int64_t indices or NULL; softmax: row_sum */
     int synchronous;          /* wait on the stream before returning */

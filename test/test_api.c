@@ -84,9 +84,79 @@ static void test_settings(void **state)
     assert_int_equal(info.vendor, YAMR_VENDOR_CPU);
     assert_string_equal(info.arch, "cpu");
     assert_non_null(strstr(yamr_report(ctx), "AUTO picks"));
-    yamr_variant v = YAMR_VARIANT_WARP_SHUFFLE;
-    assert_int_equal(yamr_resolved_variant(ctx, YAMR_OP_MAX, YAMR_DTYPE_F32, &v), YAMR_SUCCESS);
-    assert_int_equal(v, YAMR_VARIANT_AUTO);
+    yamr_plan plan;
+    memset(&plan, 0x5a, sizeof plan);
+    assert_int_equal(yamr_plan_for(ctx, YAMR_CALL_REDUCE, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 100,
+                                   &plan),
+                     YAMR_SUCCESS);
+    assert_int_equal(plan.variant, YAMR_VARIANT_AUTO);
+    assert_int_equal(plan.kernel, YAMR_KERNEL_CPU);
+    assert_true(plan.cols == 100 && plan.rows == 1 && plan.grid_blocks == 0);
+    assert_non_null(strstr(plan.why, "CPU backend"));
+    yamr_destroy(ctx);
+}
+
+/* yamr_plan_for() refuses what the call would refuse and writes nothing then; yamr_last_plan()
+ * says what the last call ran. */
+static void test_plans(void **state)
+{
+    (void)state;
+    yamr_context *ctx = NULL;
+    assert_int_equal(yamr_create(&ctx, YAMR_DEVICE_CPU), YAMR_SUCCESS);
+    yamr_plan plan;
+    memset(&plan, 0x5a, sizeof plan);
+    const yamr_plan poisoned = plan;
+    const struct {
+        yamr_call call;
+        int op, dtype;
+        size_t rows, cols;
+        yamr_status expect;
+    } bad[] = {
+        {YAMR_CALL_REDUCE, YAMR_OP_MAX, YAMR_DTYPE_F32, 2, 10, YAMR_ERROR_INVALID_VALUE},
+        {YAMR_CALL_REDUCE, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 0, YAMR_ERROR_INVALID_VALUE},
+        {YAMR_CALL_ROWS, YAMR_OP_MAX, YAMR_DTYPE_F32, 0, 10, YAMR_ERROR_INVALID_VALUE},
+        {YAMR_CALL_ROWS, YAMR_OP_MAX, YAMR_DTYPE_F64, 3, SIZE_MAX / 4, YAMR_ERROR_INVALID_VALUE},
+        {YAMR_CALL_SEGMENTS, YAMR_OP_MAX, YAMR_DTYPE_F32, 0, 0, YAMR_ERROR_INVALID_VALUE},
+        {YAMR_CALL_SOFTMAX_STATS, YAMR_OP_MAX, YAMR_DTYPE_I32, 2, 2, YAMR_ERROR_UNSUPPORTED},
+        {(yamr_call)YAMR_CALL_COUNT, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 1, YAMR_ERROR_INVALID_VALUE},
+        {YAMR_CALL_REDUCE, YAMR_OP_COUNT, YAMR_DTYPE_F32, 1, 1, YAMR_ERROR_INVALID_VALUE},
+        {YAMR_CALL_REDUCE, YAMR_OP_MAX, YAMR_DTYPE_COUNT, 1, 1, YAMR_ERROR_INVALID_VALUE},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        assert_int_equal(yamr_plan_for(ctx, bad[k].call, (yamr_op)bad[k].op,
+                                       (yamr_dtype)bad[k].dtype, bad[k].rows, bad[k].cols, &plan),
+                         bad[k].expect);
+        assert_memory_equal(&plan, &poisoned, sizeof plan);
+    }
+    assert_int_equal(yamr_plan_for(NULL, YAMR_CALL_REDUCE, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 1,
+                                   &plan),
+                     YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_plan_for(ctx, YAMR_CALL_REDUCE, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 1,
+                                   NULL),
+                     YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_last_plan(ctx, &plan), YAMR_ERROR_INVALID_VALUE); /* no call yet */
+    assert_int_equal(yamr_last_plan(NULL, &plan), YAMR_ERROR_INVALID_VALUE);
+    assert_memory_equal(&plan, &poisoned, sizeof plan);
+    assert_non_null(strstr(yamr_report(ctx), "last call:   no call yet"));
+
+    const int32_t x[5] = {3, -1, 9, 9, 2};
+    int32_t v = 0;
+    int64_t i = -1;
+    assert_int_equal(yamr_argmax_i32(ctx, x, 5, &v, &i), YAMR_SUCCESS);
+    assert_int_equal(yamr_last_plan(ctx, &plan), YAMR_SUCCESS);
+    assert_true(plan.call == YAMR_CALL_REDUCE && plan.op == YAMR_OP_ARGMAX &&
+                plan.dtype == YAMR_DTYPE_I32 && plan.rows == 1 && plan.cols == 5 &&
+                plan.kernel == YAMR_KERNEL_CPU);
+    assert_non_null(strstr(yamr_report(ctx), "last call:   reduce i32 argmax, n = 5"));
+    assert_int_equal(yamr_minmax(ctx, YAMR_DTYPE_I32, x, 5, &v, NULL, &v, NULL), YAMR_SUCCESS);
+    assert_int_equal(yamr_last_plan(ctx, &plan), YAMR_SUCCESS);
+    assert_int_equal(plan.call, YAMR_CALL_MINMAX);
+    /* a refused call leaves the last plan as it was */
+    assert_int_equal(yamr_argmax_i32(ctx, x, 0, &v, &i), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_last_plan(ctx, &plan), YAMR_SUCCESS);
+    assert_int_equal(plan.call, YAMR_CALL_MINMAX);
+    assert_string_equal(yamr_kernel_name(YAMR_KERNEL_LANES_PER_ROW), "lanes_per_row");
+    assert_string_equal(yamr_kernel_name((yamr_kernel)YAMR_KERNEL_COUNT), "invalid");
     yamr_destroy(ctx);
 }
 
@@ -177,7 +247,7 @@ int main(void)
         cmocka_unit_test(test_create_rejects_bad_arguments),
         cmocka_unit_test(test_reduce_rejects_bad_arguments_and_writes_nothing),
         cmocka_unit_test(test_settings),
-        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_plans), cmocka_unit_test(test_names),
         cmocka_unit_test(test_hand_checked_answers),
         cmocka_unit_test(test_memory_helpers),
     };

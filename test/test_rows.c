@@ -208,20 +208,33 @@ static void check_answer(const char *what, size_t row, yamr_dtype t, ref_result 
               (long long)r.index);
 }
 
-static void note_shape(size_t rows, size_t cols, const char *what)
+/* The last call's plan is the one yamr_plan_for() gives for the same call, and the report
+ * prints it. */
+static void note_shape(yamr_call call, yamr_op op, yamr_dtype t, size_t rows, size_t cols,
+                       const char *what)
 {
-    if (device == YAMR_DEVICE_CPU) return;
-    yamr_rows_shape shape;
-    if (yamr_rows_shape_for(ctx, rows, cols, &shape) != YAMR_SUCCESS) {
-        failf("%s: yamr_rows_shape_for failed", what);
+    yamr_plan last, asked;
+    if (yamr_last_plan(ctx, &last) != YAMR_SUCCESS ||
+        yamr_plan_for(ctx, call, op, t, rows, cols, &asked) != YAMR_SUCCESS) {
+        failf("%s: no plan", what);
         return;
     }
-    ++shape_used[shape];
-    const char *report = yamr_report(ctx);
-    const char *line = strstr(report, "batched:");
-    if (!line || !strstr(line, yamr_rows_shape_name(shape)))
-        failf("%s: the report does not name shape %s:\n%s", what, yamr_rows_shape_name(shape),
-              report);
+    if (last.call != call || last.rows != rows || (call != YAMR_CALL_SEGMENTS && last.cols != cols) ||
+        last.kernel != asked.kernel || last.shape != asked.shape ||
+        last.grid_blocks != asked.grid_blocks || last.lanes_per_row != asked.lanes_per_row ||
+        last.blocks_per_row != asked.blocks_per_row || last.index_bits != asked.index_bits)
+        failf("%s: the call ran %s x %u (%s), yamr_plan_for says %s x %u (%s)", what,
+              yamr_kernel_name(last.kernel), last.grid_blocks, last.why,
+              yamr_kernel_name(asked.kernel), asked.grid_blocks, asked.why);
+    if (device == YAMR_DEVICE_CPU) {
+        if (last.kernel != YAMR_KERNEL_CPU) failf("%s: a CPU context planned a GPU kernel", what);
+        return;
+    }
+    ++shape_used[last.shape];
+    const char *line = strstr(yamr_report(ctx), "last call:");
+    if (!line || !strstr(line, yamr_kernel_name(last.kernel)))
+        failf("%s: the report does not name kernel %s:\n%s", what, yamr_kernel_name(last.kernel),
+              yamr_report(ctx));
 }
 
 /* ---- rows ---- */
@@ -277,7 +290,7 @@ static void check_rows_call(const matrix_case *m, yamr_op op, yamr_dtype t, int 
         failf("%s: %s (%s)", what, yamr_status_string(s), yamr_last_error(ctx));
         return;
     }
-    note_shape(m->rows, m->cols, what);
+    note_shape(YAMR_CALL_ROWS, op, t, m->rows, m->cols, what);
     fetch_outputs();
     if (!untouched(host_values, m->rows * elem, (m->rows + GUARD) * 8))
         failf("%s: wrote past the last value", what);
@@ -402,6 +415,7 @@ static void check_segments_call(const segment_case *c, yamr_op op, yamr_dtype t,
         failf("%s: %s (%s)", what, yamr_status_string(s), yamr_last_error(ctx));
         return;
     }
+    note_shape(YAMR_CALL_SEGMENTS, op, t, c->segments, 0, what);
     fetch_outputs();
     if (!untouched(host_values, c->segments * elem, (c->segments + GUARD) * 8))
         failf("%s: wrote past the last value", what);
@@ -454,7 +468,7 @@ static void test_segments_reduce(void **state)
                             ++calls;
                         }
                     if (device != YAMR_DEVICE_CPU && p == 0 && t == 0 && mode == 0)
-                        printf("  %s\n", strstr(yamr_report(ctx), "batched:"));
+                        printf("  %s\n", strstr(yamr_report(ctx), "last call:"));
                 }
             }
     }
@@ -574,7 +588,7 @@ static void test_softmax_stats(void **state)
                         failf("%s: %s (%s)", what, yamr_status_string(s), yamr_last_error(ctx));
                         continue;
                     }
-                    note_shape(m->rows, m->cols, what);
+                    note_shape(YAMR_CALL_SOFTMAX_STATS, YAMR_OP_MAX, t, m->rows, m->cols, what);
                     fetch_outputs();
                     if (!untouched(host_values, m->rows * elem, (m->rows + GUARD) * 8) ||
                         !untouched(host_second, m->rows * elem, (m->rows + GUARD) * 8))
@@ -707,16 +721,6 @@ static void test_bad_arguments_write_nothing(void **state)
                 !untouched(host_second, 0, (MAX_ROWS + GUARD) * 8))
                 failf("%s (%s): wrote to an output", c->what, async ? "async" : "sync");
         }
-    yamr_rows_shape shape = (yamr_rows_shape)77;
-    if (yamr_rows_shape_for(NULL, 4, 4, &shape) != YAMR_ERROR_INVALID_VALUE ||
-        yamr_rows_shape_for(ctx, 0, 4, &shape) != YAMR_ERROR_INVALID_VALUE ||
-        yamr_rows_shape_for(ctx, 4, 0, &shape) != YAMR_ERROR_INVALID_VALUE ||
-        yamr_rows_shape_for(ctx, 4, 4, NULL) != YAMR_ERROR_INVALID_VALUE ||
-        shape != (yamr_rows_shape)77)
-        failf("yamr_rows_shape_for: bad arguments not refused, or shape written");
-    if (device == YAMR_DEVICE_CPU &&
-        yamr_rows_shape_for(ctx, 4, 4, &shape) != YAMR_ERROR_UNSUPPORTED)
-        failf("yamr_rows_shape_for: a CPU context has no kernel shape");
     end_test("bad arguments");
 }
 
@@ -815,10 +819,9 @@ static void test_report_names_last_batch(void **state)
     assert_int_equal(yamr_reduce_rows(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, ctx_in, 2, 3, 3,
                                       ctx_values, (int64_t *)ctx_second),
                      YAMR_SUCCESS);
-    const char *line = strstr(yamr_report(ctx), "batched:");
+    const char *line = strstr(yamr_report(ctx), "last call:");
     assert_non_null(line);
-    assert_non_null(strstr(line, "2 x 3"));
-    assert_non_null(strstr(line, "f32 argmax"));
+    assert_non_null(strstr(line, "rows f32 argmax, 2 x 3"));
     printf("  %.*s\n", (int)strcspn(line, "\n"), line);
     float v[2];
     int64_t i[2];

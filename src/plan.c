@@ -1,0 +1,339 @@
+/*
+ * Plans: what a call runs, decided once by the host before any work (include/yamr.h, "Plans").
+ * The launchers in hip_kernels/ execute a plan; nothing after this file chooses a kernel, a
+ * grid or an index width.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "context.h"
+
+const char *yamr_kernel_name(yamr_kernel kernel)
+{
+    static const char *const names[YAMR_KERNEL_COUNT] = {
+        "cpu", "grid", "seed", "lanes_per_row", "block_per_row", "blocks_per_row", "segments"};
+    return (unsigned)kernel < YAMR_KERNEL_COUNT ? names[kernel] : "invalid";
+}
+
+static const char *op_name(yamr_op op)
+{
+    static const char *const names[YAMR_OP_COUNT] = {"max", "min", "argmax", "argmin"};
+    return names[op];
+}
+
+/* ---- The shape choice: pure, so that the tests can ask it about made-up devices. ---- */
+
+int yamr__rows_blocks_per_row(size_t rows, size_t cols, int multiprocessors)
+{
+    if (multiprocessors < 1) multiprocessors = 1;
+    if (rows == 0 || rows >= (size_t)YAMR__ROWS_FEW_PER_UNIT * (size_t)multiprocessors ||
+        rows > YAMR__ROWS_SPLIT_MAX_ROWS)
+        return 1;
+    const size_t target = (size_t)YAMR__ROWS_SPLIT_BLOCKS_PER_UNIT * (size_t)multiprocessors;
+    size_t per_row = (target + rows - 1) / rows;
+    if (cols && per_row > cols / YAMR__ROWS_SPLIT_MIN_PER_BLOCK)
+        per_row = cols / YAMR__ROWS_SPLIT_MIN_PER_BLOCK;
+    if (per_row > YAMR__ROWS_SPLIT_MAX_BLOCKS_PER_ROW)
+        per_row = YAMR__ROWS_SPLIT_MAX_BLOCKS_PER_ROW;
+    if (per_row * rows > YAMR__ROWS_SPLIT_MAX_PARTIALS)
+        per_row = YAMR__ROWS_SPLIT_MAX_PARTIALS / rows;
+    return per_row < 2 ? 1 : (int)per_row;
+}
+
+yamr_rows_shape yamr__rows_shape(size_t rows, size_t cols, int multiprocessors, int warp_size)
+{
+    if (warp_size < 1) warp_size = 1;
+    if (cols <= (size_t)YAMR__ROWS_WARP_MAX_PER_LANE * (size_t)warp_size)
+        return YAMR_ROWS_WARP_PER_ROW;
+    if (yamr__rows_blocks_per_row(rows, cols, multiprocessors) >= 2)
+        return YAMR_ROWS_BLOCKS_PER_ROW;
+    return YAMR_ROWS_BLOCK_PER_ROW;
+}
+
+yamr_rows_shape yamr__segments_shape(size_t segments, int multiprocessors)
+{
+    return yamr__rows_blocks_per_row(segments, 0, multiprocessors) >= 2 ? YAMR_ROWS_BLOCKS_PER_ROW
+                                                                        : YAMR_ROWS_WARP_PER_ROW;
+}
+
+/* ---- The variant of a grid-wide call ---- */
+
+yamr_status yamr__resolve_variant(const yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                                  yamr_variant *variant)
+{
+    if (ctx->info.vendor == YAMR_VENDOR_CPU) {
+        *variant = YAMR_VARIANT_AUTO; /* the CPU backend has a single algorithm */
+        return YAMR_SUCCESS;
+    }
+    if (ctx->variant == YAMR_VARIANT_AUTO) {
+        const char *reason;
+        const yamr__variant_info *pick = yamr__select_variant(&ctx->info, op, dtype, &reason);
+        if (!pick) return YAMR_ERROR_UNSUPPORTED;
+        *variant = pick->id;
+        return YAMR_SUCCESS;
+    }
+    if (!yamr__variant_runs_on(yamr__variant_lookup(ctx->variant), &ctx->info, op, dtype))
+        return YAMR_ERROR_UNSUPPORTED;
+    *variant = ctx->variant;
+    return YAMR_SUCCESS;
+}
+
+/* ---- Sizes a call accepts ---- */
+
+/* rows x cols with leading dimension ld: every offset, (rows - 1) * ld + cols elements in bytes,
+ * fits an int64_t (and so size_t) */
+int yamr__matrix_ok(size_t rows, size_t cols, size_t ld, size_t elem)
+{
+    if (rows == 0 || cols == 0 || ld < cols || elem == 0) return 0;
+    const size_t limit = (size_t)INT64_MAX / elem;
+    if (cols > limit) return 0;
+    return rows == 1 || ld <= (limit - cols) / (rows - 1);
+}
+
+/* ---- Grids ---- */
+
+/* Blocks for `rows` rows at `per_block` rows per block, the grid-striding shapes' cap. */
+static unsigned grid_for(size_t rows, size_t per_block)
+{
+    const size_t blocks = (rows + per_block - 1) / per_block;
+    return (unsigned)(blocks < YAMR__ROWS_MAX_GRID ? blocks : YAMR__ROWS_MAX_GRID);
+}
+
+/* The grid kernel: enough blocks for every thread to take whole vectors, at most as many as
+ * fit on the device at once (and in the context's workspace). */
+static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, yamr_plan *p,
+                             char *err, size_t errlen)
+{
+    int per_unit = 0;
+    yamr_status s = yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant, slots,
+                                                   &per_unit, err, errlen);
+    if (s != YAMR_SUCCESS) return s;
+    const size_t esize = yamr_dtype_size(p->dtype);
+    const size_t per_thread = aligned ? (16 / esize) * YAMR__GRID_VECTORS(esize) : 1;
+    const size_t wanted =
+        (p->cols + per_thread * YAMR__GRID_THREADS - 1) / (per_thread * YAMR__GRID_THREADS);
+    size_t blocks = (size_t)per_unit * (size_t)ctx->info.multiprocessors;
+    const size_t most = (size_t)YAMR__GRID_MAX_BLOCKS_PER_UNIT * (size_t)ctx->info.multiprocessors;
+    if (blocks > most) blocks = most;
+    if (blocks > wanted) blocks = wanted;
+    if (blocks < 1) blocks = 1;
+    p->kernel = YAMR_KERNEL_GRID;
+    p->vector_loads = aligned;
+    p->grid_blocks = (unsigned)blocks;
+    p->block_threads = YAMR__GRID_THREADS;
+    p->index_bits = 64;
+    return YAMR_SUCCESS;
+}
+
+/* A matrix of rows x cols on a GPU. */
+static void plan_rows(const yamr_context *ctx, yamr_plan *p)
+{
+    const int mp = ctx->info.multiprocessors, w = ctx->info.warp_size;
+    const size_t group_cols = (size_t)YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT;
+    p->shape = yamr__rows_shape(p->rows, p->cols, mp, w);
+    p->block_threads = YAMR__ROWS_THREADS;
+    switch (p->shape) {
+    case YAMR_ROWS_WARP_PER_ROW:
+        p->kernel = YAMR_KERNEL_LANES_PER_ROW;
+        p->lanes_per_row = p->cols <= group_cols ? YAMR__ROWS_GROUP_LANES : w;
+        p->grid_blocks = grid_for(p->rows, (size_t)(YAMR__ROWS_THREADS / p->lanes_per_row));
+        p->index_bits = 32;
+        break;
+    case YAMR_ROWS_BLOCKS_PER_ROW:
+        p->kernel = YAMR_KERNEL_BLOCKS_PER_ROW;
+        p->blocks_per_row = yamr__rows_blocks_per_row(p->rows, p->cols, mp);
+        p->grid_blocks = (unsigned)(p->rows * (size_t)p->blocks_per_row);
+        p->index_bits = 64;
+        break;
+    default:
+        p->kernel = YAMR_KERNEL_BLOCK_PER_ROW;
+        p->grid_blocks = grid_for(p->rows, 1);
+        p->index_bits = p->cols < INT_MAX ? 32 : 64;
+        break;
+    }
+}
+
+/* Segments on a GPU: the segment kernel, or the split for few segments. */
+static void plan_segments(const yamr_context *ctx, yamr_plan *p)
+{
+    const int mp = ctx->info.multiprocessors;
+    const int lanes = YAMR__SEGMENT_GROUP_LANES(yamr_dtype_size(p->dtype));
+    p->shape = yamr__segments_shape(p->rows, mp);
+    p->block_threads = YAMR__ROWS_THREADS;
+    p->index_bits = 64;
+    if (p->shape == YAMR_ROWS_BLOCKS_PER_ROW) {
+        p->kernel = YAMR_KERNEL_BLOCKS_PER_ROW;
+        p->blocks_per_row = yamr__rows_blocks_per_row(p->rows, 0, mp);
+        p->grid_blocks = (unsigned)(p->rows * (size_t)p->blocks_per_row);
+        return;
+    }
+    p->kernel = YAMR_KERNEL_SEGMENTS;
+    p->lanes_per_row = lanes;
+    p->grid_blocks = grid_for(p->rows, (size_t)(YAMR__ROWS_THREADS / lanes));
+}
+
+yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op, yamr_dtype dtype,
+                            size_t rows, size_t cols, int aligned, yamr_plan *plan, char *err,
+                            size_t errlen)
+{
+    yamr_plan p;
+    memset(&p, 0, sizeof p);
+    p.call = call;
+    p.op = op;
+    p.dtype = dtype;
+    p.rows = rows;
+    p.cols = cols;
+    p.variant = YAMR_VARIANT_AUTO;
+    p.kernel = YAMR_KERNEL_CPU;
+    p.shape = YAMR_ROWS_WARP_PER_ROW;
+    p.blocks_per_row = 1;
+    p.index_bits = 64;
+    if (call == YAMR_CALL_REDUCE || call == YAMR_CALL_MINMAX) {
+        yamr_status s = yamr__resolve_variant(ctx, op, dtype, &p.variant);
+        if (s != YAMR_SUCCESS) return s;
+        if (!ctx->gpu) {
+            /* the CPU backend */
+        } else if (p.variant == YAMR_VARIANT_RACY) {
+            if (cols > (size_t)ctx->info.max_block_threads) return YAMR_ERROR_UNSUPPORTED;
+            p.kernel = YAMR_KERNEL_SEED;
+            p.grid_blocks = 1;
+            p.block_threads = (int)cols;
+            p.index_bits = 32;
+        } else {
+            s = plan_grid(ctx, call == YAMR_CALL_MINMAX ? 2 : 1, aligned, &p, err, errlen);
+            if (s != YAMR_SUCCESS) return s;
+        }
+    } else if (!ctx->gpu) {
+        /* the CPU backend */
+    } else if (call == YAMR_CALL_SEGMENTS) {
+        plan_segments(ctx, &p);
+    } else {
+        plan_rows(ctx, &p);
+    }
+    *plan = p;
+    return YAMR_SUCCESS;
+}
+
+/* Fills plan->why from the plan and the device facts (not on a call's path: only when a person
+ * or a program asks for the plan). */
+static void explain(const yamr_context *ctx, yamr_plan *p)
+{
+    const int mp = ctx->info.multiprocessors, w = ctx->info.warp_size;
+    const size_t warp_cols = (size_t)YAMR__ROWS_WARP_MAX_PER_LANE * (size_t)w;
+    const int group_cols = YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT;
+    const char *unit = p->call == YAMR_CALL_SEGMENTS ? "segment" : "row";
+    char *why = p->why;
+    const size_t cap = sizeof p->why;
+    switch (p->kernel) {
+    case YAMR_KERNEL_CPU:
+        if (p->call == YAMR_CALL_REDUCE || p->call == YAMR_CALL_MINMAX)
+            snprintf(why, cap, "the CPU backend: one pass in index order");
+        else
+            snprintf(why, cap, "the CPU backend, one %s after another", unit);
+        break;
+    case YAMR_KERNEL_SEED:
+        snprintf(why, cap, "racy: the seed kernel as written, one block, a thread per element");
+        break;
+    case YAMR_KERNEL_GRID: {
+        int per_unit = 0;
+        char err[64];
+        (void)yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant,
+                                             p->call == YAMR_CALL_MINMAX ? 2 : 1, &per_unit, err,
+                                             sizeof err);
+        snprintf(why, cap,
+                 "%s in each block; %d blocks fit per multiprocessor x %d; %s loads; the last "
+                 "block merges the block results",
+                 yamr_variant_name(p->variant), per_unit, mp,
+                 p->vector_loads ? "16-byte" : "element");
+        break;
+    }
+    case YAMR_KERNEL_LANES_PER_ROW:
+        snprintf(why, cap,
+                 "rows of at most %d elements take a group of %d lanes, up to %zu a %d-wide warp",
+                 group_cols, YAMR__ROWS_GROUP_LANES, warp_cols, w);
+        break;
+    case YAMR_KERNEL_BLOCKS_PER_ROW:
+        snprintf(why, cap, "%d blocks per %s: fewer than %d %ss per multiprocessor x %d",
+                 p->blocks_per_row, unit, YAMR__ROWS_FEW_PER_UNIT, unit, mp);
+        break;
+    case YAMR_KERNEL_BLOCK_PER_ROW:
+        snprintf(why, cap, "rows longer than %zu; %s", warp_cols,
+                 p->rows >= (size_t)YAMR__ROWS_FEW_PER_UNIT * (size_t)mp
+                     ? "enough rows to fill the multiprocessors"
+                 : p->rows > YAMR__ROWS_SPLIT_MAX_ROWS ? "more rows than the split workspace holds"
+                                                       : "rows too short to split");
+        break;
+    case YAMR_KERNEL_SEGMENTS:
+        snprintf(why, cap,
+                 "a group of %d lanes per segment of at most %d elements, a warp up to %d, the "
+                 "block for longer ones, decided per segment on the device",
+                 p->lanes_per_row, group_cols, YAMR__SEGMENT_WARP_MAX_PER_LANE * w);
+        break;
+    }
+}
+
+yamr_status yamr_plan_for(const yamr_context *ctx, yamr_call call, yamr_op op, yamr_dtype dtype,
+                          size_t rows, size_t cols, yamr_plan *plan)
+{
+    if (!ctx || !plan || (unsigned)call >= YAMR_CALL_COUNT || (unsigned)op >= YAMR_OP_COUNT ||
+        (unsigned)dtype >= YAMR_DTYPE_COUNT || rows == 0)
+        return YAMR_ERROR_INVALID_VALUE;
+    switch (call) {
+    case YAMR_CALL_REDUCE:
+    case YAMR_CALL_MINMAX:
+        if (rows != 1 || cols == 0) return YAMR_ERROR_INVALID_VALUE;
+        break;
+    case YAMR_CALL_SEGMENTS:
+        if (rows > (size_t)INT64_MAX - 1) return YAMR_ERROR_INVALID_VALUE;
+        break;
+    case YAMR_CALL_SOFTMAX_STATS:
+        if (!yamr__matrix_ok(rows, cols, cols, yamr_dtype_size(dtype)))
+            return YAMR_ERROR_INVALID_VALUE;
+        if (dtype != YAMR_DTYPE_F32 && dtype != YAMR_DTYPE_F64) return YAMR_ERROR_UNSUPPORTED;
+        break;
+    default:
+        if (!yamr__matrix_ok(rows, cols, cols, yamr_dtype_size(dtype)))
+            return YAMR_ERROR_INVALID_VALUE;
+        break;
+    }
+    const yamr_op planned = call == YAMR_CALL_MINMAX          ? YAMR_OP_ARGMAX
+                            : call == YAMR_CALL_SOFTMAX_STATS ? YAMR_OP_MAX
+                                                              : op;
+    char err[256]; /* a runtime message is not kept: yamr_plan_for() leaves the context alone */
+    yamr_status s = yamr__make_plan(ctx, call, planned, dtype, rows, cols, 1, plan, err, sizeof err);
+    if (s == YAMR_SUCCESS) explain(ctx, plan);
+    return s;
+}
+
+yamr_status yamr_last_plan(const yamr_context *ctx, yamr_plan *plan)
+{
+    if (!ctx || !plan || !ctx->has_plan) return YAMR_ERROR_INVALID_VALUE;
+    *plan = ctx->last_plan;
+    explain(ctx, plan);
+    return YAMR_SUCCESS;
+}
+
+void yamr__describe_plan(const yamr_plan *p, char *out, size_t cap)
+{
+    static const char *const calls[YAMR_CALL_COUNT] = {"reduce", "minmax", "rows", "segments",
+                                                       "softmax_stats"};
+    const char *what = p->call == YAMR_CALL_SOFTMAX_STATS ? "softmax_stats"
+                       : p->call == YAMR_CALL_MINMAX       ? "minmax"
+                                                           : op_name(p->op);
+    char size[64];
+    if (p->call == YAMR_CALL_SEGMENTS)
+        snprintf(size, sizeof size, "%zu segments", p->rows);
+    else if (p->call == YAMR_CALL_ROWS || p->call == YAMR_CALL_SOFTMAX_STATS)
+        snprintf(size, sizeof size, "%zu x %zu", p->rows, p->cols);
+    else
+        snprintf(size, sizeof size, "n = %zu", p->cols);
+    if (p->kernel == YAMR_KERNEL_CPU)
+        snprintf(out, cap, "%s %s %s, %s: %s", calls[p->call], yamr_dtype_name(p->dtype), what,
+                 size, p->why);
+    else
+        snprintf(out, cap, "%s %s %s, %s: %s, %u x %d threads, %d-bit indices; %s",
+                 calls[p->call], yamr_dtype_name(p->dtype), what, size,
+                 yamr_kernel_name(p->kernel), p->grid_blocks, p->block_threads, p->index_bits,
+                 p->why);
+}
