@@ -511,7 +511,7 @@ int run_rows(int argc, char **argv)
     }
     a.offsets = (const int64_t *)offsets_dev;
     /* CUB: its output (a float or an {int, float} pair per row) and the matrix rows' bounds */
-    const int cub = on_gpu && baseline_cub_available();
+    const int cub = on_gpu && baseline_segmented_available();
     int64_t *host_bounds = NULL;
     void *bounds_dev = NULL;
     if (cub && (!(host_bounds = (int64_t *)malloc(2 * max_rows * sizeof *host_bounds)) ||

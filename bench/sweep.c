@@ -324,7 +324,8 @@ static void sweep_usage(FILE *f)
                "  --device D      GPU ordinal D, or cpu (default: GPU 0 when there is one)\n"
                "  --out DIR       writes DIR/sweep.{csv,json} and DIR/sweep-babelstream.csv\n"
                "Columns: GB/s counts the input read once; %% copy is that over the copy ceiling;\n"
-               "base/us is the baseline's median over the row's (above 1: the row is faster).\n");
+               "base/us is the baseline's median over the row's (above 1: the row is faster); the\n"
+               "baseline is CUB on NVIDIA builds, rocPRIM on AMD builds (impl cub, rocprim).\n");
 }
 
 enum { OPT_SIZES = CLI_OPT_FIRST_OWN, OPT_DTYPES, OPT_VARIANTS, OPT_OPS, OPT_REPS, OPT_WARMUP,
@@ -475,7 +476,9 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
     const double copy_gbps = 2.0 * (double)copy_bytes / copy.median_us / 1e3;
     fprintf(log, "copy ceiling: %.1f GB/s (%s of %zu MiB, read + write)%s\n", copy_gbps,
             on_gpu ? "device-to-device copy" : "memcpy in host memory", copy_bytes >> 20,
-            cub ? "; baseline: CUB DeviceReduce" : "; no vendor baseline in this build");
+            cub ? (strcmp(baseline_name(), "cub") ? "; baseline: rocPRIM reduce"
+                                                  : "; baseline: CUB DeviceReduce")
+                : "; no vendor baseline in this build");
     const int max_rows = 1 + o->dtype_count * o->size_count * (1 + o->op_count * (o->variant_count + 1));
     sweep_row *rows = (sweep_row *)calloc((size_t)max_rows, sizeof *rows);
     int count = 0, failed = 0;
@@ -552,7 +555,7 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
                     sweep_row *r = &rows[count++];
                     a.baseline = 1;
                     if (time_calls(&a, o, r, err, sizeof err)) failed = 1;
-                    snprintf(r->impl, sizeof r->impl, "cub");
+                    snprintf(r->impl, sizeof r->impl, "%s", baseline_name());
                     snprintf(r->op, sizeof r->op, "%s", op_name(op));
                     base_us = r->median_us;
                     r->vs_baseline = 1.0;
@@ -603,7 +606,7 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
         kept->count = count;
         kept->on_gpu = on_gpu;
         kept->copy_gbps = copy_gbps;
-        snprintf(kept->baseline, sizeof kept->baseline, "%s", cub ? "cub" : "");
+        snprintf(kept->baseline, sizeof kept->baseline, "%s", cub ? baseline_name() : "");
         snprintf(kept->timing, sizeof kept->timing, "%s", timing);
     } else {
         free(rows);

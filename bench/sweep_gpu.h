@@ -46,8 +46,11 @@ size_t sweep_l2_bytes(int device);
 int sweep_launch_floor(int warmup, int reps, int queued, double *median_us, double *min_us,
                        char *err, size_t errlen);
 
-/* CUB (NVIDIA) / hipCUB (AMD) DeviceReduce::Max or ::ArgMax; temp NULL asks for temp_bytes.
- * Returns 0, or a runtime error code. */
+/* The vendor baseline of this build: "cub" (NVIDIA: CUB of the CUDA toolkit), "rocprim" (AMD:
+ * rocPRIM's reduce, in CUB's place; bench/baseline_rocprim.hip) or "none". */
+const char *baseline_name(void);
+/* CUB DeviceReduce::Max or ::ArgMax, or rocPRIM's reduce with maximum / arg_max; temp NULL asks
+ * for temp_bytes. Returns 0, or a runtime error code. */
 int baseline_cub_available(void);
 int baseline_cub(yamr_dtype dtype, int argmax, const void *in, long long n, void *temp,
                  size_t *temp_bytes, void *value, long long *index, void *stream);
@@ -59,6 +62,8 @@ typedef struct {
     float value;
 } baseline_cub_argmax_pair;
 
+/* Whether baseline_cub_segmented runs in this build (CUB only). */
+int baseline_segmented_available(void);
 /* CUB DeviceSegmentedReduce::Max (argmax 0: `out` gets `segments` floats) or ::ArgMax (argmax 1:
  * `out` gets `segments` baseline_cub_argmax_pair) over the f32 segments
  * in[begin[s] .. end[s]), with begin and end `segments` int64 device offsets each (end may be

@@ -53,7 +53,7 @@ static void summary_speed_row(FILE *f, const sweep_results *s, const char *op, s
         if (r->n != n || strcmp(r->dtype, "f32")) continue;
         if (!strcmp(r->impl, "read")) read = r;
         if (strcmp(r->op, op)) continue;
-        if (!strcmp(r->impl, "cub")) cub = r;
+        if (s->baseline[0] && !strcmp(r->impl, s->baseline)) cub = r;
         if (!strncmp(r->impl, "auto", 4)) yamr = r;
     }
     if (!yamr) return;
@@ -123,7 +123,10 @@ static void print_summary(FILE *f, yamr_context *ctx, int on_gpu, const char *no
             on_gpu ? (strcmp(s->timing, "queued") ? "GPU events around each call"
                                                   : "GPU events, calls queued")
                    : "wall clock per call");
-    fprintf(f, "  %-7s %-6s %9s %9s %9s %9s %9s\n", "op", "n", "yamr", "CUB", "vs CUB", "read",
+    const char *base = strcmp(s->baseline, "rocprim") ? "CUB" : "rocPRIM";
+    char vs_base[16];
+    snprintf(vs_base, sizeof vs_base, "vs %s", base);
+    fprintf(f, "  %-7s %-6s %9s %9s %9s %9s %9s\n", "op", "n", "yamr", base, vs_base, "read",
             "% read");
     const char *ops[] = {"max", "argmax", "minmax"};
     for (int k = 0; k < 2; ++k) {
@@ -131,9 +134,9 @@ static void print_summary(FILE *f, yamr_context *ctx, int on_gpu, const char *no
         if (!k && (mid >= largest)) continue;
         for (int i = 0; i < 3; ++i) summary_speed_row(f, s, ops[i], n);
     }
-    fprintf(f, "  vs CUB: CUB's time over yamr's (above 1: yamr is faster; '-': no CUB in this "
+    fprintf(f, "  %s: %s's time over yamr's (above 1: yamr is faster; '-': not in this "
                "build).\n  read: a plain read of the same input, the ceiling of any reduction; "
-               "%% read: yamr's over it.\n");
+               "%% read: yamr's over it.\n", vs_base, base);
 
     int threads[16], thread_count = 0;
     for (int i = 0; i < r->count && thread_count < 16; ++i) {

@@ -56,7 +56,7 @@ trap on_exit EXIT
 # ---- Packages -----------------------------------------------------------------------------
 # cmake only recommends make, and --no-install-recommends skips recommendations: ask for it.
 packages=(cmake make gcc g++ libcmocka-dev pkg-config)
-((quick)) || packages+=(hipcc libamdhip64-dev rocm-device-libs)
+((quick)) || packages+=(hipcc libamdhip64-dev rocm-device-libs librocprim-dev) # rocPRIM: bench baseline
 begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
   missing=()
