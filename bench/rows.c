@@ -557,6 +557,9 @@ int run_rows(int argc, char **argv)
                resident ? "resident (one copy of each, which the L2 may hold)"
                         : "rotated (inputs under twice the L2 rotate over copies)");
     }
+    printf("GB/s: input bytes read per second (median call; segments: the offsets too); %% copy: "
+           "of the\ncopy ceiling; cub/yamr: CUB's median over yamr's (above 1: yamr is faster); "
+           "impl read: the read\nceiling; shape: the kernel shape yamr picked.\n");
     printf("%-14s %-16s %-20s %10s %10s %9s %7s %8s\n", "case", "size", "impl:shape", "median us",
            "min us", "GB/s", "% copy", "cub/yamr");
 

@@ -110,7 +110,7 @@ static void print_summary(FILE *f, yamr_context *ctx, int on_gpu, const char *no
                                                              : "lockstep warps",
                 d.multiprocessors);
     else
-        fprintf(f, "device:  the CPU backend (no GPU: %s)\n", no_gpu_why);
+        fprintf(f, "device:  the CPU backend (%s)\n", no_gpu_why);
     const char *report = yamr_report(ctx), *pick = strstr(report, "AUTO picks:");
     if (pick) fprintf(f, "%.*s\n", (int)strcspn(pick, "\n"), pick);
 
@@ -215,6 +215,7 @@ static int run_report(int argc, char **argv)
     const yamr_status opened = yamr_create_ex(&ctx, device == CLI_DEVICE_ANY ? 0 : device, why,
                                               sizeof why);
     const int on_gpu = opened == YAMR_SUCCESS && device != YAMR_DEVICE_CPU;
+    if (device == YAMR_DEVICE_CPU) snprintf(why, sizeof why, "chosen with --device cpu");
     if (opened != YAMR_SUCCESS) {
         if (device != CLI_DEVICE_ANY)
             return cli_refuse("report", "--device %s: %s", device_text, why);
@@ -232,7 +233,7 @@ static int run_report(int argc, char **argv)
         return cli_refuse("report", "cannot write %s", path);
     }
     fprintf(log, "%s\n", yamr_report(ctx));
-    if (!on_gpu) fprintf(log, "No GPU (%s): the CPU backend and the simulator.\n\n", why);
+    if (!on_gpu) fprintf(log, "The CPU backend and the simulator (%s).\n\n", why);
 
     /* the same device for every part: the one just opened */
     const char *dev = on_gpu ? (device_text ? device_text : "0") : "cpu";
