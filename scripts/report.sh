@@ -22,6 +22,7 @@ done
 # the plots, so the job goes on without it. ----
 tools=(cmake make gcc g++ gnuplot)
 packages=(cmake make gcc g++ gnuplot-nox)
+if command -v ninja > /dev/null; then tools[1]=ninja; packages[1]=ninja-build; fi
 missing=()
 for i in "${!tools[@]}"; do
   command -v "${tools[$i]}" > /dev/null || missing+=("${packages[$i]}")
@@ -74,7 +75,9 @@ build=build/report-$platform
 mkdir -p "$build"
 t0=$SECONDS
 printf 'build: %s in %s (%s) ... ' "$what" "$build" "$why"
-if cmake -S . -B "$build" -DYAMR_PLATFORM="$platform" -DCMAKE_BUILD_TYPE=Release \
+generator=()
+if command -v ninja > /dev/null && [ ! -f "$build/CMakeCache.txt" ]; then generator=(-G Ninja); fi
+if cmake -S . -B "$build" "${generator[@]}" -DYAMR_PLATFORM="$platform" -DCMAKE_BUILD_TYPE=Release \
      -DYAMR_BUILD_TESTS=OFF -DYAMR_BUILD_EXAMPLES=OFF \
      ${YAMR_CUDA_ARCHS:+-DYAMR_CUDA_ARCHS=$YAMR_CUDA_ARCHS} > "$build/build.log" 2>&1 &&
    cmake --build "$build" -j"$(nproc)" --target yamr-bench >> "$build/build.log" 2>&1; then
