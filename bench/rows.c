@@ -563,9 +563,14 @@ int run_rows(int argc, char **argv)
     printf("%-14s %-16s %-20s %10s %10s %9s %7s %8s\n", "case", "size", "impl:shape", "median us",
            "min us", "GB/s", "% copy", "cub/yamr");
 
+    cli_progress progress;
+    cli_progress_start(&progress, "rows", "cases", (int)CASE_COUNT);
     for (size_t i = 0; i < CASE_COUNT && !failed; ++i) {
         const rows_case *c = &cases[i];
-        if (c->kind == CASE_SOFTMAX && dtype != YAMR_DTYPE_F32) continue;
+        if (c->kind == CASE_SOFTMAX && dtype != YAMR_DTYPE_F32) {
+            cli_progress_step(&progress);
+            continue;
+        }
         a.c = c;
         a.rows = c->rows / divide ? c->rows / divide : 1;
         a.cols = c->cols;
@@ -643,10 +648,14 @@ int run_rows(int argc, char **argv)
                                           "ceiling", a.read_bytes, copy_gbps, ceiling, err,
                                           sizeof err)))
             break;
+        cli_progress_clear(&progress);
         print_row(r);
         if (base) print_row(base);
         if (ceiling) print_row(ceiling);
+        fflush(stdout);
+        cli_progress_step(&progress);
     }
+    cli_progress_clear(&progress);
     if (failed)
         fprintf(stderr, "yamr-bench rows: stopped: %s\n", err[0] ? err : "verification failed");
     int rc = failed;
