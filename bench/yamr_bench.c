@@ -144,9 +144,9 @@ static void print_summary(FILE *f, yamr_context *ctx, int on_gpu, const char *no
         for (int t = 0; t < thread_count; ++t) seen |= threads[t] == r->rows[i].threads;
         if (!seen) threads[thread_count++] = r->rows[i].threads;
     }
-    fprintf(f, "\nrace: the seed's racy max loop, random input order, %lld blocks each%s\n",
+    fprintf(f, "\nrace: the seed's racy max loop, random input order, %lld blocks each%s;\n"
+               "  each cell: wrong %% and mean passes of warp 0, for each block size (threads)\n",
             (long long)trials, on_gpu ? "" : " (simulated: no GPU)");
-    fprintf(f, "  cell: wrong %% / mean passes of warp 0, for each block size (threads)\n");
     fprintf(f, "  %3s %-22s", "W", "loop");
     for (int t = 0; t < thread_count; ++t) fprintf(f, " %11d", threads[t]);
     fprintf(f, "\n");
@@ -162,10 +162,9 @@ static void print_summary(FILE *f, yamr_context *ctx, int on_gpu, const char *no
                          thread_count);
         summary_race_row(f, r, width, "sim_its", "sim: independent lanes", threads, thread_count);
     }
-    fprintf(f, "  wrong %%: blocks whose result was not the largest value. passes: times warp 0 "
-               "ran the\n  loop's body (1 at least). sim: the simulator (race_sim.h); lockstep: "
-               "a random lane's\n  store wins; independent lanes: each lane runs on its own "
-               "(docs/race-behaviour.md).\n");
+    fprintf(f, "  wrong %%: blocks whose result was not the largest value; passes: times warp 0 "
+               "ran the loop.\n  sim: the simulator (lockstep: a random lane's store wins; "
+               "docs/race-behaviour.md).\n");
 }
 
 static void report_usage(FILE *f)
