@@ -268,7 +268,8 @@ static int write_rows(const char *dir, const identity *id, const sweep_row *rows
         if (!r->n) continue;
         size_t elem = 0;
         for (int d = 0; d < YAMR_DTYPE_COUNT; ++d)
-            if (!strcmp(r->dtype, yamr_dtype_name((yamr_dtype)d))) elem = yamr_dtype_size((yamr_dtype)d);
+            if (!strcmp(r->dtype, yamr_dtype_name((yamr_dtype)d)))
+                elem = yamr_dtype_size((yamr_dtype)d);
         char function[64];
         if (!strcmp(r->impl, "read"))
             snprintf(function, sizeof function, "read_%s", r->dtype);
@@ -400,7 +401,8 @@ static int sweep_parse(int argc, char **argv, sweep_options *o)
             o->warmup = (int)n;
             break;
         case OPT_TIMING:
-            if (cli_name("sweep", "--timing", optarg, timing_names, 2, &o->queued)) return CLI_USAGE;
+            if (cli_name("sweep", "--timing", optarg, timing_names, 2, &o->queued))
+                return CLI_USAGE;
             break;
         default: return CLI_USAGE;
         }
@@ -479,7 +481,8 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
             cub ? (strcmp(baseline_name(), "cub") ? "; baseline: rocPRIM reduce"
                                                   : "; baseline: CUB DeviceReduce")
                 : "; no vendor baseline in this build");
-    const int max_rows = 1 + o->dtype_count * o->size_count * (1 + o->op_count * (o->variant_count + 1));
+    const int max_rows =
+        1 + o->dtype_count * o->size_count * (1 + o->op_count * (o->variant_count + 1));
     sweep_row *rows = (sweep_row *)calloc((size_t)max_rows, sizeof *rows);
     int count = 0, failed = 0;
     if (!rows) return 1;
@@ -597,7 +600,8 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
         a.temp = NULL;
     }
     cli_progress_clear(&progress);
-    if (failed) fprintf(stderr, "yamr-bench sweep: stopped: %s\n", err[0] ? err : "verification failed");
+    if (failed)
+        fprintf(stderr, "yamr-bench sweep: stopped: %s\n", err[0] ? err : "verification failed");
     rc = failed;
     const char *timing = bench_timing_name(on_gpu, o->queued);
     if (!failed && o->out) rc = write_rows(o->out, &id, rows, count, copy_gbps, timing, log);

@@ -34,7 +34,8 @@ static const subcommand subcommands[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: yamr-bench COMMAND [options]    (yamr-bench COMMAND --help for its options)\n\n");
+    fprintf(f, "usage: yamr-bench COMMAND [options]    "
+               "(yamr-bench COMMAND --help for its options)\n\n");
     for (int i = 0; i < SUBCOMMAND_COUNT; ++i)
         fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
     fprintf(f, "\nEvery command takes --help; --out DIR names a folder (created when missing) and\n"

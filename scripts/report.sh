@@ -45,8 +45,10 @@ else
 fi
 
 # ---- What this machine can run: one line ----
-nvidia_gpus=$( (command -v nvidia-smi > /dev/null && nvidia-smi -L 2> /dev/null || true) | grep -c '^GPU ' || true)
-amd_gpus=$( (command -v rocminfo > /dev/null && [ -e /dev/kfd ] && rocminfo 2> /dev/null || true) | grep -c 'Name: *gfx' || true)
+nvidia_gpus=$( (command -v nvidia-smi > /dev/null && nvidia-smi -L 2> /dev/null || true) |
+  grep -c '^GPU ' || true)
+amd_gpus=$( (command -v rocminfo > /dev/null && [ -e /dev/kfd ] && rocminfo 2> /dev/null || true) |
+  grep -c 'Name: *gfx' || true)
 platform=${YAMR_REPORT_PLATFORM:-}
 if [ -z "$platform" ]; then
   if ((nvidia_gpus > 0)) && [ -e /dev/nvidia0 ] && command -v nvcc > /dev/null; then

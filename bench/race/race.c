@@ -89,8 +89,9 @@ static void print_header(FILE *out)
             "us: launch-to-launch time of one single-block\nlaunch. '-': not measured (the "
             "simulator has no clock).\n\n");
     fprintf(out, "%-9s %3s %-22s %7s %-10s %8s %9s | %-27s | %-22s | %8s %10s %9s\n", "source",
-            "W", "variant", "threads", "order", "trials", "wrong %", "passes, warp 0 mean/p50/p99/max",
-            "all warps mean/p99/max", "writes", "cycles", "launch us");
+            "W", "variant", "threads", "order", "trials", "wrong %",
+            "passes, warp 0 mean/p50/p99/max", "all warps mean/p99/max", "writes", "cycles",
+            "launch us");
 }
 
 static void print_row(FILE *out, const race_row *r)
@@ -258,7 +259,14 @@ static void race_usage(FILE *f)
                "  --out DIR      writes DIR/race.csv and DIR/race.json (DIR is created)\n");
 }
 
-enum { OPT_TRIALS = CLI_OPT_FIRST_OWN, OPT_THREADS, OPT_VARIANTS, OPT_ORDERS, OPT_SEED, OPT_NO_SIM };
+enum {
+    OPT_TRIALS = CLI_OPT_FIRST_OWN,
+    OPT_THREADS,
+    OPT_VARIANTS,
+    OPT_ORDERS,
+    OPT_SEED,
+    OPT_NO_SIM
+};
 
 static const struct option race_long_options[] = {
     CLI_OPTION_HELP, CLI_OPTION_OUT, CLI_OPTION_DEVICE,
@@ -441,7 +449,8 @@ static int racy_loop(const merged_row *r)
     return strncmp(r->variant, "racy", 4) == 0 || strncmp(r->variant, "sim_", 4) == 0;
 }
 
-/* One plot: y(r) against threads, uniform random order, one series per (device, arch, W, variant). */
+/* One plot: y(r) against threads, uniform random order, one series per (device, arch, W,
+ * variant). */
 static void write_plot(const char *dir, const char *name, const char *title_of_plot,
                        const char *ylabel, const merged_row *rows, int count,
                        int (*keep)(const merged_row *), double (*y)(const merged_row *), int logy)
@@ -482,19 +491,25 @@ static void write_plot(const char *dir, const char *name, const char *title_of_p
     for (int fmt = 0; fmt < 2; ++fmt) {
         /* noenhanced: legends hold names such as sm_90 and racy_volatile, which gnuplot's
          * enhanced text would set with subscripts */
-        fprintf(gp, "set terminal %s size 1000,600\nset termoption noenhanced\nset output '%s/%s.%s'\n",
+        fprintf(gp,
+                "set terminal %s size 1000,600\nset termoption noenhanced\n"
+                "set output '%s/%s.%s'\n",
                 fmt ? "pngcairo" : "svg", dir, name, fmt ? "png" : "svg");
         fprintf(gp, "set title '%s: uniformly random input order' noenhanced\n"
                     "set logscale x 2\nset xlabel 'threads per block'\nset ylabel '%s'\n%s"
                     "set key outside right top font ',8' noenhanced\nset grid\n",
                 title_of_plot, ylabel, logy ? "set logscale y\n" : "");
-        fprintf(gp, "plot for [i=0:%d] '%s/%s.dat' index i using 1:2 with linespoints title columnheader(1)\n",
+        fprintf(gp,
+                "plot for [i=0:%d] '%s/%s.dat' index i using 1:2 with linespoints "
+                "title columnheader(1)\n",
                 series - 1, dir, name);
     }
     fclose(gp);
     char cmd[2200];
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", path);
-    if (system(cmd) != 0) fprintf(stderr, "yamr-bench merge: gnuplot failed for %s (is gnuplot installed?)\n", name);
+    if (system(cmd) != 0)
+        fprintf(stderr, "yamr-bench merge: gnuplot failed for %s (is gnuplot installed?)\n",
+                name);
 }
 
 static int keep_racy(const merged_row *r) { return racy_loop(r); }
@@ -570,7 +585,8 @@ static void merge_usage(FILE *f)
                "machines into DIR/race-merged.csv, a markdown matrix DIR/race-matrix.md and plots\n"
                "DIR/race-{passes,wrong,cycles}.{svg,png} (gnuplot). Refuses files that are not\n"
                "race results.\n"
-               "  --out DIR   where the merge goes (default: the current folder; DIR is created)\n");
+               "  --out DIR   where the merge goes (default: the current folder; DIR is "
+               "created)\n");
 }
 
 int run_merge(int argc, char **argv)
