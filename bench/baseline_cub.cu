@@ -20,7 +20,11 @@ static cudaError_t run(int argmax, const void *in, long long n, void *temp, size
     return cub::DeviceReduce::Max(temp, *temp_bytes, typed, (T *)value, (int64_t)n, stream);
 }
 
+extern "C" const char *baseline_name(void) { return "cub"; }
+
 extern "C" int baseline_cub_available(void) { return 1; }
+
+extern "C" int baseline_segmented_available(void) { return 1; }
 
 extern "C" int baseline_cub(yamr_dtype dtype, int argmax, const void *in, long long n, void *temp,
                             size_t *temp_bytes, void *value, long long *index, void *stream)

@@ -1,7 +1,11 @@
-/* The vendor baseline in builds without one (AMD: Debian packages no hipCUB; CPU). */
+/* The vendor baseline in builds without one (the CPU backend; AMD builds without rocPRIM). */
 #include "sweep_gpu.h"
 
+const char *baseline_name(void) { return "none"; }
+
 int baseline_cub_available(void) { return 0; }
+
+int baseline_segmented_available(void) { return 0; }
 
 int baseline_cub(yamr_dtype dtype, int argmax, const void *in, long long n, void *temp,
                  size_t *temp_bytes, void *value, long long *index, void *stream)

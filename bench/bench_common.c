@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "sweep_gpu.h"
 /* YAMR_BENCH_GIT_REV, rewritten at build time when the revision changes (bench/CMakeLists.txt):
  * included here alone, so that a new revision recompiles this file only. */
@@ -24,18 +25,16 @@ void identity_of(const yamr_device_info *d, identity *id)
     id->its = d->independent_thread_scheduling;
 }
 
-yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu)
+int bench_open(const char *command, int device, FILE *out, int device_report, yamr_context **ctx,
+               identity *id, int *on_gpu)
 {
-    *on_gpu = yamr_create(ctx, device) == YAMR_SUCCESS;
-    if (!*on_gpu) {
-        yamr_status s = yamr_create(ctx, YAMR_DEVICE_CPU);
-        if (s != YAMR_SUCCESS) return s;
-    }
+    const int rc = cli_open(command, device, out, ctx, on_gpu);
+    if (rc) return rc;
     yamr_device_info info;
     yamr_get_device_info(*ctx, &info);
     identity_of(&info, id);
-    printf("%s\n", yamr_report(*ctx));
-    return YAMR_SUCCESS;
+    if (device_report) fprintf(out, "%s\n", yamr_report(*ctx));
+    return 0;
 }
 
 void csv_identity(FILE *f, const identity *id)
@@ -113,17 +112,17 @@ const char *bench_timing_name(int on_gpu, int queued)
     return !on_gpu ? "host_clock" : queued ? "queued" : "isolated";
 }
 
-int bench_launch_floor(const char *command, int warmup, int reps, int queued, double *median_us,
-                       double *min_us)
+int bench_launch_floor(const char *command, FILE *out, int warmup, int reps, int queued,
+                       double *median_us, double *min_us)
 {
     char err[512] = "";
     if (sweep_launch_floor(warmup, reps, queued, median_us, min_us, err, sizeof err)) {
         fprintf(stderr, "yamr-bench %s: launch floor: %s\n", command, err);
         return 1;
     }
-    printf("launch floor: %.2f us (median of an empty kernel, timed as the calls are)\n",
-           *median_us);
-    printf("timing: %s\n", queued ? "queued (an event pair around each call, all launched behind a "
+    fprintf(out, "launch floor: %.2f us (median of an empty kernel, timed as the calls are)\n",
+            *median_us);
+    fprintf(out, "timing: %s\n", queued ? "queued (an event pair around each call, all launched behind a "
                                      "held stream: the device's time alone)"
                                    : "isolated (an event pair around each call as it is launched)");
     return 0;
@@ -142,8 +141,19 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int bench_time_host(sweep_call call, void *arg, int warmup, int reps, double *median_us,
-                    double *min_us, char *err, size_t errlen)
+void sweep_times_of(double *us, int n, sweep_times *t)
+{
+    qsort(us, (size_t)n, sizeof *us, cmp_double);
+    double sum = 0;
+    for (int i = 0; i < n; ++i) sum += us[i];
+    t->median_us = us[n / 2];
+    t->min_us = us[0];
+    t->max_us = us[n - 1];
+    t->mean_us = sum / n;
+}
+
+int bench_time_host(sweep_call call, void *arg, int warmup, int reps, sweep_times *t, char *err,
+                    size_t errlen)
 {
     double *us = (double *)malloc((size_t)reps * sizeof *us);
     if (!us) {
@@ -160,9 +170,7 @@ int bench_time_host(sweep_call call, void *arg, int warmup, int reps, double *me
         }
         us[i] = now_us() - t0;
     }
-    qsort(us, (size_t)reps, sizeof *us, cmp_double);
-    *median_us = us[reps / 2];
-    *min_us = us[0];
+    sweep_times_of(us, reps, t);
     free(us);
     return 0;
 }
@@ -187,4 +195,17 @@ void host_fill(yamr_dtype t, void *p, size_t n, unsigned long long seed)
         case YAMR_DTYPE_I64: ((int64_t *)p)[i] = (int64_t)h; break;
         }
     }
+}
+
+uint64_t host_read(const void *src, size_t bytes)
+{
+    const unsigned char *p = (const unsigned char *)src;
+    uint64_t x = 0, w;
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        memcpy(&w, p + i, 8);
+        x ^= w;
+    }
+    for (; i < bytes; ++i) x ^= p[i];
+    return x;
 }

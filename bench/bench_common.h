@@ -41,11 +41,18 @@ void csv_timing(FILE *f, double median_us, double min_us, double gbps, double pc
  * fill (sweep_fill): floats in [-1, 1), integers over their whole range. */
 void host_fill(yamr_dtype t, void *p, size_t n, unsigned long long seed);
 
+/* Reads `bytes` of host memory at src and nothing else: the CPU backend's read ceiling. Returns
+ * the XOR of the 8-byte words it read, so that the reads are not optimised away (this file is
+ * compiled apart from its callers). */
+uint64_t host_read(const void *src, size_t bytes);
+
 /* Opens PREFIX.csv and PREFIX.json for writing, both or neither; says why on failure. */
 int open_results(const char *prefix, FILE **csv, FILE **json);
 
-/* Opens GPU `device`, or the CPU backend when there is none; prints the report. */
-yamr_status bench_open(int device, yamr_context **ctx, identity *id, int *on_gpu);
+/* Opens `device` as cli_open() does (cli.h: a GPU named with --device must open) and fills id;
+ * prints the device report on `out` when `device_report` is set. 0, CLI_USAGE or 1. */
+int bench_open(const char *command, int device, FILE *out, int device_report, yamr_context **ctx,
+               identity *id, int *on_gpu);
 
 /* --timing isolated|queued (sweep_time's queued 0 or 1): 0, or 1 for another word. */
 int bench_parse_timing(const char *word, int *queued);
@@ -53,18 +60,13 @@ int bench_parse_timing(const char *word, int *queued);
 const char *bench_timing_name(int on_gpu, int queued);
 
 /* Times the launch floor (sweep_launch_floor: an empty kernel, timed as the calls are) and
- * prints its line; returns 0, or 1 with the reason printed under the command's name. */
-int bench_launch_floor(const char *command, int warmup, int reps, int queued, double *median_us,
-                       double *min_us);
+ * prints its lines on `out`; returns 0, or 1 with the reason printed under the command's name. */
+int bench_launch_floor(const char *command, FILE *out, int warmup, int reps, int queued,
+                       double *median_us, double *min_us);
 
 /* Times `reps` calls after `warmup` untimed ones by the host's clock (the CPU backend's calls
- * return when done); median and minimum in microseconds. Returns 0, or 1 with err set. */
-int bench_time_host(sweep_call call, void *arg, int warmup, int reps, double *median_us,
-                    double *min_us, char *err, size_t errlen);
-
-/* yamr-bench sweep [options] */
-int run_sweep(int argc, char **argv);
-/* yamr-bench rows [options]: the batched reductions (rows.c) */
-int run_rows(int argc, char **argv);
+ * return when done), in microseconds. Returns 0, or 1 with err set. */
+int bench_time_host(sweep_call call, void *arg, int warmup, int reps, sweep_times *t, char *err,
+                    size_t errlen);
 
 #endif

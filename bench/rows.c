@@ -35,6 +35,8 @@
 #include <time.h>
 
 #include "bench_common.h"
+#include "cli.h"
+#include "commands.h"
 #include "sweep_gpu.h"
 #include "yamr.h"
 
@@ -116,8 +118,12 @@ static int one_call(void *p, int rep)
 static int time_calls(call_arg *a, int on_gpu, int warmup, int reps, double *median, double *min,
                       char *err, size_t errlen)
 {
-    return on_gpu ? sweep_time(one_call, a, warmup, reps, a->queued, median, min, err, errlen)
-                  : bench_time_host(one_call, a, warmup, reps, median, min, err, errlen);
+    sweep_times t;
+    const int failed = on_gpu ? sweep_time(one_call, a, warmup, reps, a->queued, &t, err, errlen)
+                              : bench_time_host(one_call, a, warmup, reps, &t, err, errlen);
+    *median = t.median_us;
+    *min = t.min_us;
+    return failed;
 }
 
 /* Times what `run` names into row `r`, a copy of `like` under impl:shape; GB/s of `bytes`. */
@@ -318,9 +324,11 @@ static int verify_cub(yamr_context *ctx, const call_arg *a, const int64_t *host_
  * copies were added last); the CUB ratio is not a column (it is the cub row's median over the
  * yamr row's of the same case and size). An unmeasured number is an empty CSV field, null in
  * JSON. */
-static int write_results(const char *prefix, const identity *id, const result_row *rows, int count,
+static int write_results(const char *dir, const identity *id, const result_row *rows, int count,
                          double copy_gbps, const char *timing)
 {
+    char prefix[1024];
+    snprintf(prefix, sizeof prefix, "%s/rows", dir);
     FILE *csv, *json;
     if (open_results(prefix, &csv, &json)) return 1;
     fprintf(
@@ -378,80 +386,91 @@ static int copy_call(void *p, int rep)
 
 static void usage(void)
 {
-    printf("usage: yamr-bench rows [--reps N] [--warmup N] [--device D] [--dtype T] [--quick]\n"
+    printf("usage: yamr-bench rows [--reps N] [--warmup N] [--dtype T] [--quick]\n"
            "                       [--timing isolated|queued] [--inputs rotated|resident]\n"
-           "                       [--out PREFIX]\n"
+           "                       [--device D|cpu] [--out DIR]\n"
            "Times the batched reductions (rows, segments, softmax statistics) on the shapes of\n"
-           "their issue, next to CUB's DeviceSegmentedReduce (NVIDIA builds), a device-to-device\n"
-           "copy, the launch floor (an empty kernel timed the same way; impl empty_kernel) and,\n"
-           "per case, the read ceiling (a plain read of the same input; impl read);\n"
-           "--quick divides the row and segment counts by 16. --dtype runs the row and segment\n"
-           "cases in dtype T (f32, f64, f16, bf16, i32, u32, i64), named NAME_T in the results;\n"
-           "softmax statistics and CUB run in f32 only. --timing queued holds the stream while\n"
-           "the timed calls are launched, so that no call waits for the host (sweep_gpu.h).\n"
-           "--inputs resident times every call on one copy of its input, which the L2 may hold\n"
-           "(rotated: inputs under twice the L2 rotate over copies that it cannot hold).\n"
-           "Defaults: --reps 50 --warmup 20 --dtype f32 --timing isolated --inputs rotated.\n"
-           "Without a GPU: the CPU backend, --quick, 5 reps, 2 warm-up calls.\n");
+           "their issue, next to CUB's DeviceSegmentedReduce (NVIDIA builds), a copy, the launch\n"
+           "floor (an empty kernel timed the same way; impl empty_kernel) and, per case on a GPU,\n"
+           "the read ceiling (a plain read of the same input; impl read).\n"
+           "  --quick        divides the row and segment counts by 16\n"
+           "  --dtype T      runs the row and segment cases in T (f32, f64, f16, bf16, i32, u32,\n"
+           "                 i64), named NAME_T in the results; softmax statistics and CUB run in\n"
+           "                 f32 only (default f32)\n"
+           "  --reps N       timed calls, 1..100000 (default 50; 5 on the CPU)\n"
+           "  --warmup N     untimed calls first, 0..100000 (default 20; 2 on the CPU)\n"
+           "  --timing T     isolated (default), or queued: the stream is held while the timed\n"
+           "                 calls are launched, so that no call waits for the host\n"
+           "  --inputs I     rotated (default): inputs under twice the L2 rotate over copies it\n"
+           "                 cannot hold; resident: one copy, which the L2 may hold\n"
+           "  --device D     GPU ordinal D, or cpu (default: GPU 0 when there is one)\n"
+           "  --out DIR      writes DIR/rows.csv and DIR/rows.json\n"
+           "Without a GPU: the CPU backend, --quick, 5 reps, 2 warm-up calls.\n"
+           "Columns: GB/s counts the input read once (the offsets too, for segments); %% copy is\n"
+           "that over the copy ceiling; cub/yamr is CUB's median over yamr's (above 1: yamr is\n"
+           "faster).\n");
 }
+
+enum { OPT_REPS = CLI_OPT_FIRST_OWN, OPT_WARMUP, OPT_QUICK, OPT_TIMING, OPT_INPUTS, OPT_DTYPE };
 
 int run_rows(int argc, char **argv)
 {
-    int reps = 50, warmup = 20, dev = 0, quick = 0, queued = 0, resident = 0;
+    static const struct option options[] = {
+        CLI_OPTION_HELP, CLI_OPTION_OUT, CLI_OPTION_DEVICE,
+        {"reps", required_argument, NULL, OPT_REPS},
+        {"warmup", required_argument, NULL, OPT_WARMUP},
+        {"quick", no_argument, NULL, OPT_QUICK},
+        {"timing", required_argument, NULL, OPT_TIMING},
+        {"inputs", required_argument, NULL, OPT_INPUTS},
+        {"dtype", required_argument, NULL, OPT_DTYPE},
+        CLI_OPTION_END};
+    static const char *const timing_names[] = {"isolated", "queued"};
+    static const char *const input_names[] = {"rotated", "resident"};
+    int reps = 50, warmup = 20, dev = CLI_DEVICE_ANY, quick = 0, queued = 0, resident = 0;
     const char *out = NULL;
     yamr_dtype dtype = YAMR_DTYPE_F32;
-    for (int i = 0; i < argc; ++i) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help")) {
-            usage();
-            return 0;
-        }
-        if (!strcmp(a, "--quick")) {
-            quick = 1;
-            continue;
-        }
-        if (!v) {
-            fprintf(stderr, "yamr-bench rows: option '%s' needs a value\n", a);
-            return 2;
-        }
-        if (!strcmp(a, "--reps"))
-            reps = atoi(v);
-        else if (!strcmp(a, "--warmup"))
-            warmup = atoi(v);
-        else if (!strcmp(a, "--device"))
-            dev = atoi(v);
-        else if (!strcmp(a, "--out"))
-            out = v;
-        else if (!strcmp(a, "--timing")) {
-            if (bench_parse_timing(v, &queued)) {
-                fprintf(stderr, "yamr-bench rows: --timing is isolated or queued, not '%s'\n", v);
-                return 2;
-            }
-        } else if (!strcmp(a, "--inputs")) {
-            if (strcmp(v, "rotated") && strcmp(v, "resident")) {
-                fprintf(stderr, "yamr-bench rows: --inputs is rotated or resident, not '%s'\n", v);
-                return 2;
-            }
-            resident = !strcmp(v, "resident");
-        } else if (!strcmp(a, "--dtype")) {
-            int d = 0;
-            while (d < YAMR_DTYPE_COUNT && strcmp(v, yamr_dtype_name((yamr_dtype)d))) ++d;
-            if (d == YAMR_DTYPE_COUNT) {
-                fprintf(stderr, "yamr-bench rows: unknown dtype '%s'\n", v);
-                return 2;
-            }
+    const char *dtype_names[YAMR_DTYPE_COUNT];
+    for (int d = 0; d < YAMR_DTYPE_COUNT; ++d) dtype_names[d] = yamr_dtype_name((yamr_dtype)d);
+    long long n;
+    int reset = 1, opt, d;
+    while ((opt = cli_next("rows", argc, argv, options, &reset)) != -1) {
+        switch (opt) {
+        case CLI_OPT_HELP: usage(); return 0;
+        case CLI_OPT_OUT: out = optarg; break;
+        case CLI_OPT_DEVICE:
+            if (cli_device("rows", optarg, &dev)) return CLI_USAGE;
+            break;
+        case OPT_REPS:
+            if (cli_int("rows", "--reps", optarg, 1, 100000, &n)) return CLI_USAGE;
+            reps = (int)n;
+            break;
+        case OPT_WARMUP:
+            if (cli_int("rows", "--warmup", optarg, 0, 100000, &n)) return CLI_USAGE;
+            warmup = (int)n;
+            break;
+        case OPT_QUICK: quick = 1; break;
+        case OPT_TIMING:
+            if (cli_name("rows", "--timing", optarg, timing_names, 2, &queued)) return CLI_USAGE;
+            break;
+        case OPT_INPUTS:
+            if (cli_name("rows", "--inputs", optarg, input_names, 2, &resident)) return CLI_USAGE;
+            break;
+        case OPT_DTYPE:
+            if (cli_name("rows", "--dtype", optarg, dtype_names, YAMR_DTYPE_COUNT, &d))
+                return CLI_USAGE;
             dtype = (yamr_dtype)d;
-        } else {
-            fprintf(stderr, "yamr-bench rows: unknown option '%s'\n", a);
-            return 2;
+            break;
+        default: return CLI_USAGE;
         }
-        ++i;
     }
-    if (reps < 1 || warmup < 0) return 2;
+    if (cli_no_operands("rows", argc, argv, optind)) return CLI_USAGE;
+    if (out && cli_out_dir("rows", out)) return CLI_USAGE;
     yamr_context *ctx, *cpu;
     identity id;
     int on_gpu;
-    if (bench_open(dev, &ctx, &id, &on_gpu) != YAMR_SUCCESS) return 1;
+    const int opened = bench_open("rows", dev, stdout, 1, &ctx, &id, &on_gpu);
+    if (opened) return opened;
+    if (dev == CLI_DEVICE_ANY) dev = 0;
     if (yamr_create(&cpu, YAMR_DEVICE_CPU) != YAMR_SUCCESS) return 1;
     if (!on_gpu) {
         printf("No GPU: timing the CPU backend (wall clock per call) on 1/16 of the rows.\n");
@@ -492,7 +511,7 @@ int run_rows(int argc, char **argv)
     }
     a.offsets = (const int64_t *)offsets_dev;
     /* CUB: its output (a float or an {int, float} pair per row) and the matrix rows' bounds */
-    const int cub = on_gpu && baseline_cub_available();
+    const int cub = on_gpu && baseline_segmented_available();
     int64_t *host_bounds = NULL;
     void *bounds_dev = NULL;
     if (cub && (!(host_bounds = (int64_t *)malloc(2 * max_rows * sizeof *host_bounds)) ||
@@ -511,15 +530,15 @@ int run_rows(int argc, char **argv)
 
     /* the bandwidth ceiling: one large copy, bytes read plus bytes written */
     copy_arg c = {a.pool + pool_bytes / 2, a.pool, pool_bytes / 2, on_gpu};
-    double copy_us = 0, copy_min = 0;
-    if (on_gpu ? sweep_time(copy_call, &c, 2, 10, a.queued, &copy_us, &copy_min, err, sizeof err)
-               : bench_time_host(copy_call, &c, 2, 10, &copy_us, &copy_min, err, sizeof err)) {
+    sweep_times copy_times;
+    if (on_gpu ? sweep_time(copy_call, &c, 2, 10, a.queued, &copy_times, err, sizeof err)
+               : bench_time_host(copy_call, &c, 2, 10, &copy_times, err, sizeof err)) {
         fprintf(stderr, "yamr-bench rows: copy: %s\n", err);
         return 1;
     }
-    const double copy_gbps = 2.0 * (double)c.bytes / copy_us / 1e3;
-    printf("copy ceiling: %.1f GB/s (device-to-device copy of %zu MiB, read + write)%s\n",
-           copy_gbps, c.bytes >> 20,
+    const double copy_gbps = 2.0 * (double)c.bytes / copy_times.median_us / 1e3;
+    printf("copy ceiling: %.1f GB/s (%s of %zu MiB, read + write)%s\n", copy_gbps,
+           on_gpu ? "device-to-device copy" : "memcpy in host memory", c.bytes >> 20,
            cub ? "; baseline: CUB DeviceSegmentedReduce" : "; no vendor baseline in this build");
     /* yamr and CUB for each case, and the launch floor */
     result_row rows[3 * CASE_COUNT + 1];
@@ -527,7 +546,7 @@ int run_rows(int argc, char **argv)
     if (on_gpu) { /* the least a one-launch call measures; a row of the results, not the table */
         result_row *r = &rows[count++];
         memset(r, 0, sizeof *r);
-        if (bench_launch_floor("rows", warmup, reps, a.queued, &r->median_us, &r->min_us))
+        if (bench_launch_floor("rows", stdout, warmup, reps, a.queued, &r->median_us, &r->min_us))
             return 1;
         snprintf(r->name, sizeof r->name, "launch_floor");
         snprintf(r->size, sizeof r->size, "-");
@@ -538,12 +557,20 @@ int run_rows(int argc, char **argv)
                resident ? "resident (one copy of each, which the L2 may hold)"
                         : "rotated (inputs under twice the L2 rotate over copies)");
     }
+    printf("GB/s: input bytes read per second (median call; segments: the offsets too); %% copy: "
+           "of the\ncopy ceiling; cub/yamr: CUB's median over yamr's (above 1: yamr is faster); "
+           "impl read: the read\nceiling; shape: the kernel shape yamr picked.\n");
     printf("%-14s %-16s %-20s %10s %10s %9s %7s %8s\n", "case", "size", "impl:shape", "median us",
            "min us", "GB/s", "% copy", "cub/yamr");
 
+    cli_progress progress;
+    cli_progress_start(&progress, "rows", "cases", (int)CASE_COUNT);
     for (size_t i = 0; i < CASE_COUNT && !failed; ++i) {
         const rows_case *c = &cases[i];
-        if (c->kind == CASE_SOFTMAX && dtype != YAMR_DTYPE_F32) continue;
+        if (c->kind == CASE_SOFTMAX && dtype != YAMR_DTYPE_F32) {
+            cli_progress_step(&progress);
+            continue;
+        }
         a.c = c;
         a.rows = c->rows / divide ? c->rows / divide : 1;
         a.cols = c->cols;
@@ -616,10 +643,14 @@ int run_rows(int argc, char **argv)
                                           "ceiling", a.read_bytes, copy_gbps, ceiling, err,
                                           sizeof err)))
             break;
+        cli_progress_clear(&progress);
         print_row(r);
         if (base) print_row(base);
         if (ceiling) print_row(ceiling);
+        fflush(stdout);
+        cli_progress_step(&progress);
     }
+    cli_progress_clear(&progress);
     if (failed)
         fprintf(stderr, "yamr-bench rows: stopped: %s\n", err[0] ? err : "verification failed");
     int rc = failed;

@@ -1,13 +1,19 @@
 /*
  * yamr-bench sweep: max, argmax and min+max over sizes, dtypes and variants, next to the vendor
- * baseline (CUB on NVIDIA builds), a device-to-device copy and the launch floor (an empty kernel
- * timed the same way: what a call of one launch measures before any work), all in one run.
+ * baseline (CUB on NVIDIA builds), the read ceiling (a plain read of the same input, per size), a
+ * copy and the launch floor (an empty kernel timed the same way: what a call of one launch
+ * measures before any work), all in one run.
  *
  * Every result, CUB's too, is checked against the CPU backend before it is timed. GPU times are
  * event pairs around each call (median and minimum of --reps after --warmup calls), each timed as
  * it is launched or, with --timing queued, all launched behind a held stream; inputs smaller
  * than twice the L2 rotate over several copies so that the L2 does not serve them. On the CPU
- * backend the times are wall-clock per call.
+ * backend the times are wall-clock per call, the copy is memcpy and the read a plain host loop.
+ *
+ * --out DIR writes DIR/sweep.csv and DIR/sweep.json, and the same times in BabelStream's CSV
+ * layout (DIR/sweep-babelstream.csv: function,num_times,n_elements,sizeof,max_mbytes_per_sec,
+ * min_runtime,max_runtime,avg_runtime; seconds, and 10^6 bytes per second from the fastest call,
+ * as BabelStream's --csv prints them), so that the rows sit beside that benchmark's.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +23,8 @@
 #include <time.h>
 
 #include "bench_common.h"
+#include "cli.h"
+#include "commands.h"
 #include "sweep_gpu.h"
 #include "yamr.h"
 
@@ -36,19 +44,13 @@ typedef struct {
     const char *out;
 } sweep_options;
 
-typedef struct {
-    char dtype[8], op[8], impl[24];
-    size_t n;
-    double median_us, min_us, gbps, pct_copy, vs_baseline;
-} sweep_row;
-
 /* ---- one timed call ---- */
 
 typedef struct {
     yamr_context *ctx;
     int on_gpu;
     int op; /* yamr_op or OP_MINMAX */
-    int baseline; /* 1: CUB; 2: copy */
+    int baseline; /* 1: CUB; 2: copy; 3: the read ceiling */
     yamr_dtype dtype;
     char *pool;
     size_t n, stride, rotations;
@@ -63,6 +65,11 @@ static int one_call(void *p, int rep)
     call_arg *a = (call_arg *)p;
     const char *in = a->pool + (size_t)rep % a->rotations * a->stride;
     const size_t bytes = a->n * yamr_dtype_size(a->dtype);
+    if (a->baseline == 3) {
+        if (a->on_gpu) return sweep_read(in, bytes);
+        (void)host_read(in, bytes);
+        return 0;
+    }
     if (a->baseline == 2) {
         if (a->on_gpu) return sweep_copy(a->copy_dst, in, bytes);
         memcpy(a->copy_dst, in, bytes);
@@ -80,12 +87,19 @@ static int one_call(void *p, int rep)
                              a->op == YAMR_OP_ARGMAX ? (int64_t *)(a->out + 8) : NULL) != YAMR_SUCCESS;
 }
 
-static int time_calls(call_arg *a, const sweep_options *o, double *median, double *min, char *err,
-                      size_t errlen)
+static int time_calls(call_arg *a, const sweep_options *o, sweep_row *r, char *err, size_t errlen)
 {
-    return a->on_gpu
-               ? sweep_time(one_call, a, o->warmup, o->reps, o->queued, median, min, err, errlen)
-               : bench_time_host(one_call, a, o->warmup, o->reps, median, min, err, errlen);
+    sweep_times t;
+    const int failed = a->on_gpu
+                           ? sweep_time(one_call, a, o->warmup, o->reps, o->queued, &t, err, errlen)
+                           : bench_time_host(one_call, a, o->warmup, o->reps, &t, err, errlen);
+    if (failed) return 1;
+    r->median_us = t.median_us;
+    r->min_us = t.min_us;
+    r->max_us = t.max_us;
+    r->mean_us = t.mean_us;
+    r->reps = o->reps;
+    return 0;
 }
 
 /* ---- checks before timing ---- */
@@ -200,17 +214,19 @@ static const char *op_name(int op)
     return op == OP_MINMAX ? "minmax" : op == YAMR_OP_ARGMAX ? "argmax" : op == YAMR_OP_MAX ? "max" : "min";
 }
 
-static void print_row(const sweep_row *r)
+static void print_row(FILE *out, const sweep_row *r)
 {
     char vs[16] = "-";
     if (!isnan(r->vs_baseline)) snprintf(vs, sizeof vs, "%.2f", r->vs_baseline);
-    printf("%-5s %-7s %12zu %-14s %10.2f %10.2f %9.1f %7.1f %8s\n", r->dtype, r->op, r->n, r->impl,
-           r->median_us, r->min_us, r->gbps, r->pct_copy, vs);
+    fprintf(out, "%-5s %-7s %12zu %-14s %10.2f %10.2f %9.1f %7.1f %8s\n", r->dtype, r->op, r->n,
+            r->impl, r->median_us, r->min_us, r->gbps, r->pct_copy, vs);
 }
 
-static int write_rows(const char *prefix, const identity *id, const sweep_row *rows, int count,
-                      double copy_gbps, const char *timing)
+static int write_rows(const char *dir, const identity *id, const sweep_row *rows, int count,
+                      double copy_gbps, const char *timing, FILE *out)
 {
+    char prefix[1024];
+    snprintf(prefix, sizeof prefix, "%s/sweep", dir);
     FILE *csv, *json;
     if (open_results(prefix, &csv, &json)) return 1;
     fprintf(csv, "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,dtype,op,n,impl,"
@@ -236,137 +252,201 @@ static int write_rows(const char *prefix, const identity *id, const sweep_row *r
     fprintf(json, "]\n");
     fclose(csv);
     fclose(json);
-    printf("wrote %s.csv and %s.json (%d rows)\n", prefix, prefix, count);
+
+    /* BabelStream's layout: one row per timed thing that reads an input (not the launch floor) */
+    char path[1100];
+    snprintf(path, sizeof path, "%s-babelstream.csv", prefix);
+    FILE *bs = fopen(path, "w");
+    if (!bs) {
+        fprintf(stderr, "yamr-bench sweep: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    fprintf(bs, "function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,"
+                "avg_runtime\n");
+    for (int i = 0; i < count; ++i) {
+        const sweep_row *r = &rows[i];
+        if (!r->n) continue;
+        size_t elem = 0;
+        for (int d = 0; d < YAMR_DTYPE_COUNT; ++d)
+            if (!strcmp(r->dtype, yamr_dtype_name((yamr_dtype)d)))
+                elem = yamr_dtype_size((yamr_dtype)d);
+        char function[64];
+        if (!strcmp(r->impl, "read"))
+            snprintf(function, sizeof function, "read_%s", r->dtype);
+        else
+            snprintf(function, sizeof function, "%s_%s_%s", r->op, r->dtype, r->impl);
+        for (char *c = function; *c; ++c)
+            if (*c == ':') *c = '_';
+        fprintf(bs, "%s,%d,%zu,%zu,%.3f,%.9f,%.9f,%.9f\n", function, r->reps, r->n, elem,
+                (double)(r->n * elem) / r->min_us, 1e-6 * r->min_us, 1e-6 * r->max_us,
+                1e-6 * r->mean_us);
+    }
+    fclose(bs);
+    fprintf(out, "wrote %s.csv, %s.json and %s (%d rows)\n", prefix, prefix, path, count);
     return 0;
 }
 
 /* ---- options ---- */
 
-static void usage(void)
+/* --sizes: 2^E elements; E = SIZE_EXP_PAST_INT32 is past 32-bit indexing instead. */
+#define SIZE_EXP_PAST_INT32 32
+#define CPU_MAX_SIZE ((size_t)1 << 24)
+
+static size_t size_of_exponent(long long e)
 {
-    printf("usage: yamr-bench sweep [--sizes E,E,...] [--dtypes f32,...] [--variants auto,atomic,...]\n"
-           "                        [--ops max,argmax,minmax] [--reps N] [--warmup N] [--device D]\n"
-           "                        [--timing isolated|queued] [--out PREFIX]\n"
-           "Times each op, dtype, size (2^E elements; an E above 31 is taken as 2^31 + 2^20 + 3)\n"
-           "and variant, next to CUB's DeviceReduce (NVIDIA builds), a device-to-device copy and\n"
-           "the launch floor (an empty kernel timed the same way; impl empty_kernel in --out).\n"
-           "--timing queued holds the stream while the timed calls are launched, so that no call\n"
-           "waits for the host (sweep_gpu.h). Defaults: --sizes 10,12,...,28 --dtypes f32\n"
-           "--variants auto --ops max,argmax,minmax --reps 50 --warmup 5 --timing isolated.\n"
-           "Without a GPU: the CPU backend, sizes up to 2^24.\n");
+    return e == SIZE_EXP_PAST_INT32 ? ((size_t)1 << 31) + ((size_t)1 << 20) + 3 : (size_t)1 << e;
 }
 
-static int parse_sweep(int argc, char **argv, sweep_options *o)
+static void sweep_usage(FILE *f)
 {
+    fprintf(f,
+            "usage: yamr-bench sweep [--sizes E,E,...] [--dtypes T,...] [--variants V,...]\n"
+            "                        [--ops max,argmax,minmax] [--reps N] [--warmup N]\n"
+            "                        [--timing isolated|queued] [--device D|cpu] [--out DIR]\n"
+            "Times each op, dtype, size and variant, next to CUB's DeviceReduce (NVIDIA builds),\n"
+            "the read ceiling (a plain read of the same input: impl read), a copy (the ceiling\n"
+            "that '%% copy' compares with) and the launch floor (an empty kernel timed the same\n"
+            "way; impl empty_kernel in the results). Each result is checked against the CPU\n"
+            "backend before it is timed. Without a GPU: the CPU backend, sizes up to 2^24.\n"
+            "  --sizes E,..    2^E elements, E in 0..32; 32 means 2^31 + 2^20 + 3 (past 32-bit\n"
+            "                  indices). Default 10,12,...,28\n"
+            "  --dtypes T,..   of:");
+    for (int d = 0; d < YAMR_DTYPE_COUNT; ++d) fprintf(f, " %s", yamr_dtype_name((yamr_dtype)d));
+    fprintf(f, " (default f32)\n  --variants V,.. of:");
+    for (int v = 0; v < YAMR_VARIANT_COUNT; ++v)
+        if (v != YAMR_VARIANT_RACY) fprintf(f, " %s", yamr_variant_name((yamr_variant)v));
+    fprintf(f, " (default auto;\n                  racy is single-block only: yamr-bench race)\n"
+               "  --ops O,..      of: max argmax minmax (default: all three)\n"
+               "  --reps N        timed calls, 1..100000 (default 50; 11 at most on the CPU)\n"
+               "  --warmup N      untimed calls first, 0..100000 (default 5)\n"
+               "  --timing T      isolated: an event pair around each call as it is launched;\n"
+               "                  queued: the stream is held while the calls are launched, so\n"
+               "                  that no call waits for the host (sweep_gpu.h)\n"
+               "  --device D      GPU ordinal D, or cpu (default: GPU 0 when there is one)\n"
+               "  --out DIR       writes DIR/sweep.{csv,json} and DIR/sweep-babelstream.csv\n"
+               "Columns: GB/s counts the input read once; %% copy is that over the copy ceiling;\n"
+               "base/us is the baseline's median over the row's (above 1: the row is faster); the\n"
+               "baseline is CUB on NVIDIA builds, rocPRIM on AMD builds (impl cub, rocprim).\n");
+}
+
+enum { OPT_SIZES = CLI_OPT_FIRST_OWN, OPT_DTYPES, OPT_VARIANTS, OPT_OPS, OPT_REPS, OPT_WARMUP,
+       OPT_TIMING };
+
+/* 0 to run, -1 after --help (exit 0), or CLI_USAGE. */
+static int sweep_parse(int argc, char **argv, sweep_options *o)
+{
+    static const struct option options[] = {
+        CLI_OPTION_HELP, CLI_OPTION_OUT, CLI_OPTION_DEVICE,
+        {"sizes", required_argument, NULL, OPT_SIZES},
+        {"dtypes", required_argument, NULL, OPT_DTYPES},
+        {"variants", required_argument, NULL, OPT_VARIANTS},
+        {"ops", required_argument, NULL, OPT_OPS},
+        {"reps", required_argument, NULL, OPT_REPS},
+        {"warmup", required_argument, NULL, OPT_WARMUP},
+        {"timing", required_argument, NULL, OPT_TIMING},
+        CLI_OPTION_END};
+    static const char *const op_names[] = {"max", "argmax", "minmax"};
+    static const int op_values[] = {YAMR_OP_MAX, YAMR_OP_ARGMAX, OP_MINMAX};
+    static const char *const timing_names[] = {"isolated", "queued"};
     memset(o, 0, sizeof *o);
+    o->device = CLI_DEVICE_ANY;
     o->reps = 50;
     o->warmup = 5;
     for (int e = 10; e <= 28; e += 2) o->sizes[o->size_count++] = (size_t)1 << e;
     o->dtypes[o->dtype_count++] = YAMR_DTYPE_F32;
     o->variants[o->variant_count++] = YAMR_VARIANT_AUTO;
     o->ops[0] = YAMR_OP_MAX, o->ops[1] = YAMR_OP_ARGMAX, o->ops[2] = OP_MINMAX, o->op_count = 3;
-    for (int i = 0; i < argc; ++i) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help")) {
-            usage();
-            exit(0);
+    const char *dtype_names[YAMR_DTYPE_COUNT], *variant_names[YAMR_VARIANT_COUNT];
+    for (int d = 0; d < YAMR_DTYPE_COUNT; ++d) dtype_names[d] = yamr_dtype_name((yamr_dtype)d);
+    for (int v = 0; v < YAMR_VARIANT_COUNT; ++v)
+        variant_names[v] = v == YAMR_VARIANT_RACY ? NULL : yamr_variant_name((yamr_variant)v);
+    long long n, exps[MAX_LIST];
+    int idx[MAX_LIST], reset = 1, c;
+    while ((c = cli_next("sweep", argc, argv, options, &reset)) != -1) {
+        switch (c) {
+        case CLI_OPT_HELP: sweep_usage(stdout); return -1;
+        case CLI_OPT_OUT: o->out = optarg; break;
+        case CLI_OPT_DEVICE:
+            if (cli_device("sweep", optarg, &o->device)) return CLI_USAGE;
+            break;
+        case OPT_SIZES:
+            if (cli_int_list("sweep", "--sizes", optarg, 0, SIZE_EXP_PAST_INT32, exps, MAX_LIST,
+                             &o->size_count))
+                return CLI_USAGE;
+            for (int i = 0; i < o->size_count; ++i) o->sizes[i] = size_of_exponent(exps[i]);
+            break;
+        case OPT_DTYPES:
+            if (cli_name_list("sweep", "--dtypes", optarg, dtype_names, YAMR_DTYPE_COUNT, idx,
+                              YAMR_DTYPE_COUNT, &o->dtype_count))
+                return CLI_USAGE;
+            for (int i = 0; i < o->dtype_count; ++i) o->dtypes[i] = (yamr_dtype)idx[i];
+            break;
+        case OPT_VARIANTS:
+            if (cli_name_list("sweep", "--variants", optarg, variant_names, YAMR_VARIANT_COUNT, idx,
+                              YAMR_VARIANT_COUNT, &o->variant_count))
+                return CLI_USAGE;
+            for (int i = 0; i < o->variant_count; ++i) o->variants[i] = (yamr_variant)idx[i];
+            break;
+        case OPT_OPS:
+            if (cli_name_list("sweep", "--ops", optarg, op_names, 3, idx, 3, &o->op_count))
+                return CLI_USAGE;
+            for (int i = 0; i < o->op_count; ++i) o->ops[i] = op_values[idx[i]];
+            break;
+        case OPT_REPS:
+            if (cli_int("sweep", "--reps", optarg, 1, 100000, &n)) return CLI_USAGE;
+            o->reps = (int)n;
+            break;
+        case OPT_WARMUP:
+            if (cli_int("sweep", "--warmup", optarg, 0, 100000, &n)) return CLI_USAGE;
+            o->warmup = (int)n;
+            break;
+        case OPT_TIMING:
+            if (cli_name("sweep", "--timing", optarg, timing_names, 2, &o->queued))
+                return CLI_USAGE;
+            break;
+        default: return CLI_USAGE;
         }
-        if (!v) {
-            fprintf(stderr, "yamr-bench sweep: option '%s' needs a value\n", a);
-            return 1;
-        }
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", v);
-        if (!strcmp(a, "--sizes")) {
-            o->size_count = 0;
-            for (char *t = strtok(buf, ","); t && o->size_count < MAX_LIST; t = strtok(NULL, ",")) {
-                int e = atoi(t);
-                if (e < 0 || e > 40) return 1;
-                o->sizes[o->size_count++] = e > 31 ? ((size_t)1 << 31) + ((size_t)1 << 20) + 3 : (size_t)1 << e;
-            }
-        } else if (!strcmp(a, "--dtypes")) {
-            o->dtype_count = 0;
-            for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-                int found = 0;
-                for (int d = 0; d < YAMR_DTYPE_COUNT; ++d)
-                    if (!strcmp(t, yamr_dtype_name((yamr_dtype)d)) && o->dtype_count < YAMR_DTYPE_COUNT)
-                        o->dtypes[o->dtype_count++] = (yamr_dtype)d, found = 1;
-                if (!found) {
-                    fprintf(stderr, "yamr-bench sweep: unknown dtype '%s'\n", t);
-                    return 1;
-                }
-            }
-        } else if (!strcmp(a, "--variants")) {
-            o->variant_count = 0;
-            for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-                int found = 0;
-                for (int x = 0; x < YAMR_VARIANT_COUNT; ++x)
-                    if (!strcmp(t, yamr_variant_name((yamr_variant)x)) && x != YAMR_VARIANT_RACY &&
-                        o->variant_count < YAMR_VARIANT_COUNT)
-                        o->variants[o->variant_count++] = (yamr_variant)x, found = 1;
-                if (!found) {
-                    fprintf(stderr, "yamr-bench sweep: unknown variant '%s' (racy is single-block only)\n", t);
-                    return 1;
-                }
-            }
-        } else if (!strcmp(a, "--ops")) {
-            o->op_count = 0;
-            for (char *t = strtok(buf, ","); t && o->op_count < 3; t = strtok(NULL, ",")) {
-                if (!strcmp(t, "max")) o->ops[o->op_count++] = YAMR_OP_MAX;
-                else if (!strcmp(t, "argmax")) o->ops[o->op_count++] = YAMR_OP_ARGMAX;
-                else if (!strcmp(t, "minmax")) o->ops[o->op_count++] = OP_MINMAX;
-                else {
-                    fprintf(stderr, "yamr-bench sweep: unknown op '%s'\n", t);
-                    return 1;
-                }
-            }
-        } else if (!strcmp(a, "--reps")) o->reps = atoi(v);
-        else if (!strcmp(a, "--warmup")) o->warmup = atoi(v);
-        else if (!strcmp(a, "--device")) o->device = atoi(v);
-        else if (!strcmp(a, "--out")) o->out = v;
-        else if (!strcmp(a, "--timing")) {
-            if (bench_parse_timing(v, &o->queued)) {
-                fprintf(stderr, "yamr-bench sweep: --timing is isolated or queued, not '%s'\n", v);
-                return 1;
-            }
-        } else {
-            fprintf(stderr, "yamr-bench sweep: unknown option '%s'\n", a);
-            return 1;
-        }
-        ++i;
     }
-    if (o->reps < 1 || o->warmup < 0 || !o->size_count || !o->dtype_count || !o->variant_count || !o->op_count) {
-        fprintf(stderr, "yamr-bench sweep: empty list or bad --reps/--warmup\n");
-        return 1;
-    }
+    if (cli_no_operands("sweep", argc, argv, optind)) return CLI_USAGE;
+    if (o->out && cli_out_dir("sweep", o->out)) return CLI_USAGE;
     return 0;
 }
 
-int run_sweep(int argc, char **argv)
+static int sweep_execute(sweep_options *o, const bench_output *out, sweep_results *kept)
 {
-    sweep_options o;
-    if (parse_sweep(argc, argv, &o)) return 2;
+    FILE *log = out->out;
     yamr_context *ctx, *cpu;
     identity id;
     int on_gpu;
-    if (bench_open(o.device, &ctx, &id, &on_gpu) != YAMR_SUCCESS) return 1;
-    if (yamr_create(&cpu, YAMR_DEVICE_CPU) != YAMR_SUCCESS) return 1;
+    int rc = bench_open("sweep", o->device, log, 0, &ctx, &id, &on_gpu);
+    if (rc) return rc;
     if (!on_gpu) {
-        printf("No GPU: timing the CPU backend (wall clock per call), sizes up to 2^24.\n");
-        int kept = 0;
-        for (int i = 0; i < o.size_count; ++i)
-            if (o.sizes[i] <= ((size_t)1 << 24)) o.sizes[kept++] = o.sizes[i];
-        o.size_count = kept;
-        if (o.reps > 11) o.reps = 11;
+        int kept_sizes = 0;
+        for (int i = 0; i < o->size_count; ++i)
+            if (o->sizes[i] <= CPU_MAX_SIZE) o->sizes[kept_sizes++] = o->sizes[i];
+        if (!kept_sizes) {
+            yamr_destroy(ctx);
+            return cli_refuse("sweep", "--sizes: the CPU backend times sizes up to 2^24 only");
+        }
+        if (kept_sizes < o->size_count)
+            fprintf(log, "The CPU backend: sizes up to 2^24 (%d of %d kept), wall clock per "
+                         "call.\n", kept_sizes, o->size_count);
+        o->size_count = kept_sizes;
+        if (o->reps > 11) o->reps = 11;
+    }
+    if (out->device_report) fprintf(log, "%s\n", yamr_report(ctx));
+    if (yamr_create(&cpu, YAMR_DEVICE_CPU) != YAMR_SUCCESS) {
+        yamr_destroy(ctx);
+        return 1;
     }
     const int cub = on_gpu && baseline_cub_available();
     size_t max_bytes = 0;
-    for (int d = 0; d < o.dtype_count; ++d)
-        for (int i = 0; i < o.size_count; ++i) {
-            size_t b = o.sizes[i] * yamr_dtype_size(o.dtypes[d]);
+    for (int d = 0; d < o->dtype_count; ++d)
+        for (int i = 0; i < o->size_count; ++i) {
+            size_t b = o->sizes[i] * yamr_dtype_size(o->dtypes[d]);
             if (b > max_bytes) max_bytes = b;
         }
-    const size_t l2 = on_gpu ? sweep_l2_bytes(o.device) : 0;
+    const size_t l2 = on_gpu ? sweep_l2_bytes(o->device == CLI_DEVICE_ANY ? 0 : o->device) : 0;
     size_t pool_bytes = max_bytes > 8 * l2 ? max_bytes : 8 * l2;
     pool_bytes = (pool_bytes + 255) / 256 * 256;
     const size_t copy_bytes = max_bytes < ((size_t)1 << 30) ? max_bytes : ((size_t)1 << 30);
@@ -377,41 +457,55 @@ int run_sweep(int argc, char **argv)
     a.on_gpu = on_gpu;
     char err[512] = "";
     void *host = malloc(max_bytes);
-    if (!host || yamr_device_alloc(ctx, pool_bytes, (void **)&a.pool) != YAMR_SUCCESS ||
-        yamr_device_alloc(ctx, copy_bytes, (void **)&a.copy_dst) != YAMR_SUCCESS ||
-        yamr_device_alloc(ctx, 64, (void **)&a.out) != YAMR_SUCCESS) {
-        fprintf(stderr, "yamr-bench sweep: cannot allocate %zu bytes: %s\n", pool_bytes, yamr_last_error(ctx));
+    yamr_status s = host ? YAMR_SUCCESS : YAMR_ERROR_OUT_OF_MEMORY;
+    size_t asked = max_bytes;
+    if (s == YAMR_SUCCESS) s = yamr_device_alloc(ctx, asked = pool_bytes, (void **)&a.pool);
+    if (s == YAMR_SUCCESS) s = yamr_device_alloc(ctx, asked = copy_bytes, (void **)&a.copy_dst);
+    if (s == YAMR_SUCCESS) s = yamr_device_alloc(ctx, asked = 64, (void **)&a.out);
+    if (s != YAMR_SUCCESS) {
+        fprintf(stderr, "yamr-bench sweep: cannot allocate %zu bytes: %s %s\n", asked,
+                yamr_status_string(s), yamr_last_error(ctx));
         return 1;
     }
 
     /* The bandwidth ceiling: one large copy, bytes read plus bytes written. */
-    double copy_us = 0, copy_min = 0;
+    sweep_row copy;
     a.baseline = 2, a.dtype = YAMR_DTYPE_F32, a.n = copy_bytes / 4, a.rotations = 1;
-    if (time_calls(&a, &o, &copy_us, &copy_min, err, sizeof err)) {
+    if (time_calls(&a, o, &copy, err, sizeof err)) {
         fprintf(stderr, "yamr-bench sweep: copy: %s\n", err);
         return 1;
     }
-    const double copy_gbps = 2.0 * (double)copy_bytes / copy_us / 1e3;
-    printf("copy ceiling: %.1f GB/s (device-to-device copy of %zu MiB, read + write)%s\n", copy_gbps,
-           copy_bytes >> 20, cub ? "; baseline: CUB DeviceReduce" : "; no vendor baseline in this build");
-    const int max_rows = 1 + o.dtype_count * o.size_count * o.op_count * (o.variant_count + 2);
+    const double copy_gbps = 2.0 * (double)copy_bytes / copy.median_us / 1e3;
+    fprintf(log, "copy ceiling: %.1f GB/s (%s of %zu MiB, read + write)%s\n", copy_gbps,
+            on_gpu ? "device-to-device copy" : "memcpy in host memory", copy_bytes >> 20,
+            cub ? (strcmp(baseline_name(), "cub") ? "; baseline: rocPRIM reduce"
+                                                  : "; baseline: CUB DeviceReduce")
+                : "; no vendor baseline in this build");
+    const int max_rows =
+        1 + o->dtype_count * o->size_count * (1 + o->op_count * (o->variant_count + 1));
     sweep_row *rows = (sweep_row *)calloc((size_t)max_rows, sizeof *rows);
     int count = 0, failed = 0;
     if (!rows) return 1;
     if (on_gpu) { /* the least a one-launch call measures; a row of the results, not the table */
         sweep_row *r = &rows[count++];
-        if (bench_launch_floor("sweep", o.warmup, o.reps, o.queued, &r->median_us, &r->min_us))
+        if (bench_launch_floor("sweep", log, o->warmup, o->reps, o->queued, &r->median_us,
+                               &r->min_us))
             return 1;
         snprintf(r->dtype, sizeof r->dtype, "-");
         snprintf(r->op, sizeof r->op, "launch");
         snprintf(r->impl, sizeof r->impl, "empty_kernel");
         r->vs_baseline = NAN; /* n, GB/s and % copy stay 0: it reads nothing */
     }
-    printf("\n%-5s %-7s %12s %-14s %10s %10s %9s %7s %8s\n", "dtype", "op", "n", "impl", "median us",
-           "min us", "GB/s", "% copy", "base/us");
+    fprintf(log, "\nGB/s: input bytes read per second (median call); %% copy: of the copy "
+                 "ceiling; base/us: the\nbaseline's median over the row's (above 1: the row is "
+                 "faster); impl read: the read ceiling.\n");
+    fprintf(log, "%-5s %-7s %12s %-14s %10s %10s %9s %7s %8s\n", "dtype", "op", "n", "impl",
+            "median us", "min us", "GB/s", "% copy", "base/us");
 
-    for (int d = 0; d < o.dtype_count && !failed; ++d) {
-        const yamr_dtype t = o.dtypes[d];
+    cli_progress progress;
+    cli_progress_start(&progress, "sweep", "dtypes x sizes", o->dtype_count * o->size_count);
+    for (int d = 0; d < o->dtype_count && !failed; ++d) {
+        const yamr_dtype t = o->dtypes[d];
         a.dtype = t;
         if (on_gpu ? sweep_fill(t, a.pool, pool_bytes / yamr_dtype_size(t), 1234 + d, err, sizeof err)
                    : (host_fill(t, a.pool, pool_bytes / yamr_dtype_size(t), 1234 + d), 0)) {
@@ -422,8 +516,8 @@ int run_sweep(int argc, char **argv)
             a.temp = NULL;
             a.temp_bytes = 0;
             size_t largest = 0, need = 0, amax = 0;
-            for (int si = 0; si < o.size_count; ++si)
-                if (o.sizes[si] > largest) largest = o.sizes[si];
+            for (int si = 0; si < o->size_count; ++si)
+                if (o->sizes[si] > largest) largest = o->sizes[si];
             if (baseline_cub(t, 0, a.pool, (long long)largest, NULL, &need, a.out, NULL, NULL) ||
                 baseline_cub(t, 1, a.pool, (long long)largest, NULL, &amax, a.out, NULL, NULL) ||
                 yamr_device_alloc(ctx, (need > amax ? need : amax) + 1024, &a.temp) != YAMR_SUCCESS) {
@@ -433,16 +527,25 @@ int run_sweep(int argc, char **argv)
             }
             a.temp_bytes = (need > amax ? need : amax) + 1024;
         }
-        for (int si = 0; si < o.size_count && !failed; ++si) {
-            const size_t n = o.sizes[si], bytes = n * yamr_dtype_size(t);
+        for (int si = 0; si < o->size_count && !failed; ++si) {
+            const size_t n = o->sizes[si], bytes = n * yamr_dtype_size(t);
+            const int first_row = count;
             a.n = n;
             a.stride = (bytes + 255) / 256 * 256;
             a.rotations = bytes < 2 * l2 ? pool_bytes / a.stride : 1;
             if (a.rotations > 64) a.rotations = 64;
             if (a.rotations < 1) a.rotations = 1;
             yamr_copy_to_host(ctx, host, a.pool, bytes);
-            for (int oi = 0; oi < o.op_count && !failed; ++oi) {
-                const int op = o.ops[oi];
+            { /* the read ceiling of this input */
+                sweep_row *r = &rows[count++];
+                a.baseline = 3;
+                if (time_calls(&a, o, r, err, sizeof err)) failed = 1;
+                snprintf(r->impl, sizeof r->impl, "read");
+                snprintf(r->op, sizeof r->op, "read");
+                r->vs_baseline = NAN;
+            }
+            for (int oi = 0; oi < o->op_count && !failed; ++oi) {
+                const int op = o->ops[oi];
                 double base_us = NAN;
                 if (cub && op != OP_MINMAX) {
                     char what[96];
@@ -454,50 +557,65 @@ int run_sweep(int argc, char **argv)
                     }
                     sweep_row *r = &rows[count++];
                     a.baseline = 1;
-                    if (time_calls(&a, &o, &r->median_us, &r->min_us, err, sizeof err)) failed = 1;
-                    snprintf(r->impl, sizeof r->impl, "cub");
+                    if (time_calls(&a, o, r, err, sizeof err)) failed = 1;
+                    snprintf(r->impl, sizeof r->impl, "%s", baseline_name());
+                    snprintf(r->op, sizeof r->op, "%s", op_name(op));
                     base_us = r->median_us;
                     r->vs_baseline = 1.0;
                 }
-                for (int vi = 0; vi < o.variant_count && !failed; ++vi) {
+                for (int vi = 0; vi < o->variant_count && !failed; ++vi) {
                     char what[96];
                     snprintf(what, sizeof what, "%s %s n=%zu %s", yamr_dtype_name(t), op_name(op), n,
-                             yamr_variant_name(o.variants[vi]));
-                    if (yamr_set_variant(ctx, on_gpu ? o.variants[vi] : YAMR_VARIANT_AUTO) != YAMR_SUCCESS ||
+                             yamr_variant_name(o->variants[vi]));
+                    if (yamr_set_variant(ctx, on_gpu ? o->variants[vi] : YAMR_VARIANT_AUTO) != YAMR_SUCCESS ||
                         verify(ctx, cpu, op, t, a.pool, host, n, what)) {
                         failed = 1;
                         break;
                     }
                     sweep_row *r = &rows[count++];
                     a.baseline = 0, a.op = op;
-                    if (time_calls(&a, &o, &r->median_us, &r->min_us, err, sizeof err)) failed = 1;
+                    if (time_calls(&a, o, r, err, sizeof err)) failed = 1;
                     yamr_plan plan; /* what the timed calls ran */
                     yamr_variant resolved = YAMR_VARIANT_AUTO;
                     if (yamr_last_plan(ctx, &plan) == YAMR_SUCCESS) resolved = plan.variant;
-                    snprintf(r->impl, sizeof r->impl, "%s%s%s", yamr_variant_name(o.variants[vi]),
-                             o.variants[vi] == YAMR_VARIANT_AUTO && on_gpu ? ":" : "",
-                             o.variants[vi] == YAMR_VARIANT_AUTO && on_gpu ? yamr_variant_name(resolved) : "");
+                    snprintf(r->impl, sizeof r->impl, "%s%s%s", yamr_variant_name(o->variants[vi]),
+                             o->variants[vi] == YAMR_VARIANT_AUTO && on_gpu ? ":" : "",
+                             o->variants[vi] == YAMR_VARIANT_AUTO && on_gpu ? yamr_variant_name(resolved) : "");
+                    snprintf(r->op, sizeof r->op, "%s", op_name(op));
                     r->vs_baseline = base_us / r->median_us;
                 }
-                for (int k = count - (cub && op != OP_MINMAX) - o.variant_count; k < count; ++k) {
-                    sweep_row *r = &rows[k];
-                    snprintf(r->dtype, sizeof r->dtype, "%s", yamr_dtype_name(t));
-                    snprintf(r->op, sizeof r->op, "%s", op_name(op));
-                    r->n = n;
-                    r->gbps = (double)bytes / r->median_us / 1e3;
-                    r->pct_copy = 100.0 * r->gbps / copy_gbps;
-                    print_row(r);
-                }
             }
+            cli_progress_clear(&progress);
+            for (int k = first_row; k < count; ++k) {
+                sweep_row *r = &rows[k];
+                snprintf(r->dtype, sizeof r->dtype, "%s", yamr_dtype_name(t));
+                r->n = n;
+                r->gbps = (double)bytes / r->median_us / 1e3;
+                r->pct_copy = 100.0 * r->gbps / copy_gbps;
+                if (!failed) print_row(log, r);
+            }
+            fflush(log);
+            cli_progress_step(&progress);
         }
         yamr_device_free(ctx, a.temp);
         a.temp = NULL;
     }
-    if (failed) fprintf(stderr, "yamr-bench sweep: stopped: %s\n", err[0] ? err : "verification failed");
-    int rc = failed;
-    if (!failed && o.out)
-        rc = write_rows(o.out, &id, rows, count, copy_gbps, bench_timing_name(on_gpu, o.queued));
-    free(rows);
+    cli_progress_clear(&progress);
+    if (failed)
+        fprintf(stderr, "yamr-bench sweep: stopped: %s\n", err[0] ? err : "verification failed");
+    rc = failed;
+    const char *timing = bench_timing_name(on_gpu, o->queued);
+    if (!failed && o->out) rc = write_rows(o->out, &id, rows, count, copy_gbps, timing, log);
+    if (kept && !failed) {
+        kept->rows = rows;
+        kept->count = count;
+        kept->on_gpu = on_gpu;
+        kept->copy_gbps = copy_gbps;
+        snprintf(kept->baseline, sizeof kept->baseline, "%s", cub ? baseline_name() : "");
+        snprintf(kept->timing, sizeof kept->timing, "%s", timing);
+    } else {
+        free(rows);
+    }
     free(host);
     yamr_device_free(ctx, a.pool);
     yamr_device_free(ctx, a.copy_dst);
@@ -505,4 +623,18 @@ int run_sweep(int argc, char **argv)
     yamr_destroy(cpu);
     yamr_destroy(ctx);
     return rc;
+}
+
+int sweep_command(int argc, char **argv, const bench_output *out, sweep_results *kept)
+{
+    sweep_options o;
+    const int parsed = sweep_parse(argc, argv, &o);
+    if (parsed) return parsed < 0 ? 0 : parsed;
+    return sweep_execute(&o, out, kept);
+}
+
+int run_sweep(int argc, char **argv)
+{
+    const bench_output out = {stdout, 1};
+    return sweep_command(argc, argv, &out, NULL);
 }

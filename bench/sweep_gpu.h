@@ -15,14 +15,22 @@ extern "C" {
 /* One timed call: returns 0 on success. */
 typedef int (*sweep_call)(void *arg, int rep);
 
+/* What the timing of `reps` calls gives, in microseconds. */
+typedef struct {
+    double median_us, min_us, max_us, mean_us;
+} sweep_times;
+
+/* t from the times of n >= 1 calls, us[0..n) (sorted here, in place); bench_common.c. */
+void sweep_times_of(double *us, int n, sweep_times *t);
+
 /* Times `reps` calls after `warmup` untimed ones, with an event pair around each (default
- * stream); median and minimum in microseconds. queued 0: each call is timed as it is launched,
+ * stream). queued 0: each call is timed as it is launched,
  * so its time includes whatever of the host's launch the device waits for. queued 1: a kernel
  * holds the stream while up to 16 calls and their events are queued behind it, then the host
  * releases it, so each call's time is the device's alone (what a call costs in a stream that
  * is kept busy). Returns 0, or nonzero with err set. */
-int sweep_time(sweep_call call, void *arg, int warmup, int reps, int queued, double *median_us,
-               double *min_us, char *err, size_t errlen);
+int sweep_time(sweep_call call, void *arg, int warmup, int reps, int queued, sweep_times *t,
+               char *err, size_t errlen);
 /* Fills n elements of dtype at dev with values in [-1, 1) (floats) or random integers. */
 int sweep_fill(yamr_dtype dtype, void *dev, size_t n, unsigned long long seed, char *err, size_t errlen);
 /* Device-to-device copy on the default stream. */
@@ -38,8 +46,11 @@ size_t sweep_l2_bytes(int device);
 int sweep_launch_floor(int warmup, int reps, int queued, double *median_us, double *min_us,
                        char *err, size_t errlen);
 
-/* CUB (NVIDIA) / hipCUB (AMD) DeviceReduce::Max or ::ArgMax; temp NULL asks for temp_bytes.
- * Returns 0, or a runtime error code. */
+/* The vendor baseline of this build: "cub" (NVIDIA: CUB of the CUDA toolkit), "rocprim" (AMD:
+ * rocPRIM's reduce, in CUB's place; bench/baseline_rocprim.hip) or "none". */
+const char *baseline_name(void);
+/* CUB DeviceReduce::Max or ::ArgMax, or rocPRIM's reduce with maximum / arg_max; temp NULL asks
+ * for temp_bytes. Returns 0, or a runtime error code. */
 int baseline_cub_available(void);
 int baseline_cub(yamr_dtype dtype, int argmax, const void *in, long long n, void *temp,
                  size_t *temp_bytes, void *value, long long *index, void *stream);
@@ -51,6 +62,8 @@ typedef struct {
     float value;
 } baseline_cub_argmax_pair;
 
+/* Whether baseline_cub_segmented runs in this build (CUB only). */
+int baseline_segmented_available(void);
 /* CUB DeviceSegmentedReduce::Max (argmax 0: `out` gets `segments` floats) or ::ArgMax (argmax 1:
  * `out` gets `segments` baseline_cub_argmax_pair) over the f32 segments
  * in[begin[s] .. end[s]), with begin and end `segments` int64 device offsets each (end may be

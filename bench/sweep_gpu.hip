@@ -31,7 +31,7 @@ __global__ void sweep_hold_kernel(volatile int *go, int *timed_out)
 #define SWEEP_QUEUED_BATCH 16
 
 extern "C" int sweep_time(sweep_call call, void *arg, int warmup, int reps, int queued,
-                          double *median_us, double *min_us, char *err, size_t errlen)
+                          sweep_times *t, char *err, size_t errlen)
 {
     for (int i = 0; i < warmup; ++i)
         if (call(arg, i)) {
@@ -78,9 +78,7 @@ extern "C" int sweep_time(sweep_call call, void *arg, int warmup, int reps, int 
     }
     for (auto &e : ev) TRY(hipEventDestroy(e));
     if (failed) return 1;
-    std::sort(us.begin(), us.end());
-    *median_us = us[reps / 2];
-    *min_us = us[0];
+    sweep_times_of(us.data(), reps, t);
     return 0;
 }
 
@@ -152,7 +150,11 @@ static int launch_empty(void *arg, int rep)
 extern "C" int sweep_launch_floor(int warmup, int reps, int queued, double *median_us,
                                   double *min_us, char *err, size_t errlen)
 {
-    return sweep_time(launch_empty, NULL, warmup, reps, queued, median_us, min_us, err, errlen);
+    sweep_times t;
+    if (sweep_time(launch_empty, NULL, warmup, reps, queued, &t, err, errlen)) return 1;
+    *median_us = t.median_us;
+    *min_us = t.min_us;
+    return 0;
 }
 
 /* The read ceiling: a plain streaming read, 16-byte loads, four in flight per thread, each block

@@ -3,10 +3,10 @@
 
 #include "sweep_gpu.h"
 
-int sweep_time(sweep_call call, void *arg, int warmup, int reps, int queued, double *median_us,
-               double *min_us, char *err, size_t errlen)
+int sweep_time(sweep_call call, void *arg, int warmup, int reps, int queued, sweep_times *t,
+               char *err, size_t errlen)
 {
-    (void)call, (void)arg, (void)warmup, (void)reps, (void)queued, (void)median_us, (void)min_us;
+    (void)call, (void)arg, (void)warmup, (void)reps, (void)queued, (void)t;
     snprintf(err, errlen, "built without a GPU backend");
     return 1;
 }

@@ -31,12 +31,16 @@ static int fail(const char *what, yamr_status s, const yamr_context *ctx)
 int main(void)
 {
     yamr_context *ctx = NULL;
-    yamr_status s = yamr_create(&ctx, 0);
+    char why[256];
+    yamr_status s = yamr_create_ex(&ctx, 0, why, sizeof why);
     if (s == YAMR_ERROR_NO_DEVICE) {
-        printf("embed: no GPU 0 (%s); using the CPU backend\n", yamr_status_string(s));
-        s = yamr_create(&ctx, YAMR_DEVICE_CPU);
+        printf("embed: no GPU 0 (%s); using the CPU backend\n", why);
+        s = yamr_create_ex(&ctx, YAMR_DEVICE_CPU, why, sizeof why);
     }
-    if (s != YAMR_SUCCESS) return fail("yamr_create", s, NULL);
+    if (s != YAMR_SUCCESS) {
+        fprintf(stderr, "embed: yamr_create_ex: %s: %s\n", yamr_status_string(s), why);
+        return 1;
+    }
     fputs(yamr_report(ctx), stdout);
 
     int rc = 1;

@@ -35,9 +35,13 @@ extern "C" yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_i
                                       char *err, size_t errlen)
 {
     int count = 0;
-    if (hipGetDeviceCount(&count) != hipSuccess || device >= count) {
+    const hipError_t counted = hipGetDeviceCount(&count);
+    if (counted != hipSuccess || device >= count) {
         (void)hipGetLastError(); /* "no device" is not sticky; clear it */
-        snprintf(err, errlen, "no GPU with ordinal %d (%d found)", device, count);
+        if (counted != hipSuccess) /* the runtime's reason: no driver, a driver too old, ... */
+            snprintf(err, errlen, "no GPU with ordinal %d: %s", device, hipGetErrorString(counted));
+        else
+            snprintf(err, errlen, "no GPU with ordinal %d (%d found)", device, count);
         return YAMR_ERROR_NO_DEVICE;
     }
     const yamr__device_scope on_device(device);

@@ -95,6 +95,14 @@ typedef struct yamr_context yamr_context;
 
 /** Opens `device` (a GPU ordinal, or YAMR_DEVICE_CPU). On failure *ctx is left untouched. */
 YAMR_API yamr_status yamr_create(yamr_context **ctx, int device);
+/**
+ * yamr_create() that says why it failed, since a context that was never made has no
+ * yamr_last_error(). `why` (NULL, or `why_len` bytes of host memory) receives a NUL-terminated
+ * reason, cut to fit: "" on success; otherwise e.g. "no GPU with ordinal 3 (1 found)", "yamr
+ * was built without a GPU backend (device 0)" or the GPU runtime's own message (a driver older
+ * than the runtime, a device that is busy or lost).
+ */
+YAMR_API yamr_status yamr_create_ex(yamr_context **ctx, int device, char *why, size_t why_len);
 /** Releases the context and everything it owns. NULL is a no-op. */
 YAMR_API void yamr_destroy(yamr_context *ctx);
 

@@ -76,7 +76,8 @@ else
   echo "== race lab ($trials trials)"
   $build/bench/yamr-bench report --trials "$trials" --out "$out/report" > "$out/logs/report.log" 2>&1
   echo "report rc=$?"
-  grep -E "^gpu .* random " "$out/logs/report.log" | head -30
+  sed -n '/^device:/,/^details in/p' "$out/logs/report.log" # the summary
+  grep -E "^gpu .* random " "$out/report/report.txt" | head -30
   echo "== sweep, every dtype"
   $build/bench/yamr-bench sweep --dtypes f32,f64,f16,bf16,i32,u32,i64 --out "$out/report/sweep-all" \
     > "$out/logs/sweep-all.log" 2>&1; echo "sweep rc=$?"

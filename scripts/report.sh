@@ -1,23 +1,93 @@
 #!/usr/bin/env bash
-# The main job: builds yamr for whatever this machine has (NVIDIA with nvcc, AMD with hipcc, else
-# the CPU backend), prints the device report and runs the race lab (on the GPU when there is one,
-# the simulator's predictions otherwise). Results, the merged matrix and plots go to results/.
-#   scripts/report.sh [--trials N] [--out DIR]
+# The main job: builds yamr for what this machine can run, then runs `yamr-bench report`: the
+# race lab and the sweep on the GPU, or on the CPU backend and the race simulator when there is
+# no GPU. Prints a summary; every table, the results (CSV, JSON, BabelStream CSV) and the plots
+# go to results/ (or --out DIR).
+#
+#     scripts/report.sh [--trials N] [--out DIR] [--device D|cpu]    (yamr-bench report --help)
+#
+# What it builds: NVIDIA when `nvidia-smi -L` lists a GPU, /dev/nvidia0 exists and nvcc is
+# found; AMD when /dev/kfd exists, rocminfo lists a gfx agent and hipcc is found; else the CPU
+# backend. A compiler alone is not a GPU: a machine with the CUDA toolkit and no GPU builds the
+# CPU backend. YAMR_REPORT_PLATFORM=nvidia|amd|cpu overrides the choice.
+# Build logs: build/report-<platform>/build.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:$PATH"
-
-need=()
-for pkg in cmake make gcc g++ gnuplot-nox; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
+for arg in "$@"; do
+  case "$arg" in -h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 done
-if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends "${need[@]}"
+
+# ---- Tools: one line. What is missing comes from apt when there is one; gnuplot only draws
+# the plots, so the job goes on without it. ----
+tools=(cmake make gcc g++ gnuplot)
+packages=(cmake make gcc g++ gnuplot-nox)
+if command -v ninja > /dev/null; then tools[1]=ninja; packages[1]=ninja-build; fi
+missing=()
+for i in "${!tools[@]}"; do
+  command -v "${tools[$i]}" > /dev/null || missing+=("${packages[$i]}")
+done
+if ((${#missing[@]} == 0)); then
+  echo "tools: present (${tools[*]})"
+elif command -v apt-get > /dev/null; then
+  sudo=()
+  (($(id -u) == 0)) || sudo=(sudo)
+  printf 'tools: installing %s ... ' "${missing[*]}"
+  if "${sudo[@]}" apt-get update -qq > /tmp/yamr-report-apt.log 2>&1 &&
+     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+       --no-install-recommends "${missing[@]}" >> /tmp/yamr-report-apt.log 2>&1; then
+    echo "done"
+  else
+    echo "failed (log: /tmp/yamr-report-apt.log); going on with what there is"
+  fi
+else
+  echo "tools: ${missing[*]} missing and no apt-get here; going on with what there is"
 fi
 
-build=build/report
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DYAMR_BUILD_TESTS=OFF -DYAMR_BUILD_EXAMPLES=OFF \
-      ${YAMR_CUDA_ARCHS:+-DYAMR_CUDA_ARCHS=$YAMR_CUDA_ARCHS} >/dev/null
-cmake --build "$build" -j"$(nproc)" --target yamr-bench
-"$build/bench/yamr-bench" report "$@"
+# ---- What this machine can run: one line ----
+nvidia_gpus=$( (command -v nvidia-smi > /dev/null && nvidia-smi -L 2> /dev/null || true) |
+  grep -c '^GPU ' || true)
+amd_gpus=$( (command -v rocminfo > /dev/null && [ -e /dev/kfd ] && rocminfo 2> /dev/null || true) |
+  grep -c 'Name: *gfx' || true)
+platform=${YAMR_REPORT_PLATFORM:-}
+if [ -z "$platform" ]; then
+  if ((nvidia_gpus > 0)) && [ -e /dev/nvidia0 ] && command -v nvcc > /dev/null; then
+    platform=nvidia
+    why="nvidia-smi -L lists $nvidia_gpus GPU(s)"
+  elif ((amd_gpus > 0)) && command -v hipcc > /dev/null; then
+    platform=amd
+    why="rocminfo lists $amd_gpus gfx agent(s)"
+  else
+    platform=cpu
+    why="nvidia-smi -L and rocminfo list no GPU"
+    command -v nvcc > /dev/null && why="$why; nvcc alone is not one"
+  fi
+else
+  why="YAMR_REPORT_PLATFORM=$platform"
+fi
+case "$platform" in
+  nvidia) what="the NVIDIA backend" ;;
+  amd) what="the AMD backend" ;;
+  cpu) what="the CPU backend" ;;
+  *) echo "report.sh: YAMR_REPORT_PLATFORM is nvidia, amd or cpu, not '$platform'" >&2; exit 2 ;;
+esac
+
+# ---- Build: one line ----
+build=build/report-$platform
+mkdir -p "$build"
+t0=$SECONDS
+printf 'build: %s in %s (%s) ... ' "$what" "$build" "$why"
+generator=()
+if command -v ninja > /dev/null && [ ! -f "$build/CMakeCache.txt" ]; then generator=(-G Ninja); fi
+if cmake -S . -B "$build" "${generator[@]}" -DYAMR_PLATFORM="$platform" -DCMAKE_BUILD_TYPE=Release \
+     -DYAMR_BUILD_TESTS=OFF -DYAMR_BUILD_EXAMPLES=OFF \
+     ${YAMR_CUDA_ARCHS:+-DYAMR_CUDA_ARCHS=$YAMR_CUDA_ARCHS} > "$build/build.log" 2>&1 &&
+   cmake --build "$build" -j"$(nproc)" --target yamr-bench >> "$build/build.log" 2>&1; then
+  echo "$((SECONDS - t0)) s"
+else
+  echo "FAILED after $((SECONDS - t0)) s; the end of $build/build.log:"
+  tail -20 "$build/build.log"
+  exit 1
+fi
+echo
+exec "$build/bench/yamr-bench" report "$@"

@@ -61,6 +61,7 @@ trap on_exit EXIT
 # cmake only recommends make, and --no-install-recommends skips recommendations: ask for it.
 packages=(cmake make gcc g++ libcmocka-dev pkg-config)
 ((quick)) || packages+=(hipcc libamdhip64-dev rocm-device-libs clang-19 python3)
+((quick)) || packages+=(librocprim-dev) # rocPRIM: the AMD bench baseline
 begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
   missing=()

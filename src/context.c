@@ -6,11 +6,29 @@
 
 #include "context.h"
 
+/* The reason a context was not made, for yamr_create_ex(): `why` may be NULL. */
+static yamr_status create_failed(yamr_status s, char *why, size_t why_len, const char *reason)
+{
+    if (why && why_len) snprintf(why, why_len, "%s", reason);
+    return s;
+}
+
 yamr_status yamr_create(yamr_context **ctx, int device)
 {
-    if (!ctx || device < YAMR_DEVICE_CPU) return YAMR_ERROR_INVALID_VALUE;
+    return yamr_create_ex(ctx, device, NULL, 0);
+}
+
+yamr_status yamr_create_ex(yamr_context **ctx, int device, char *why, size_t why_len)
+{
+    if (why && why_len) why[0] = '\0';
+    if (!ctx) return create_failed(YAMR_ERROR_INVALID_VALUE, why, why_len, "ctx is NULL");
+    if (device < YAMR_DEVICE_CPU)
+        return create_failed(YAMR_ERROR_INVALID_VALUE, why, why_len,
+                             "device is neither a GPU ordinal (0 and up) nor YAMR_DEVICE_CPU");
     yamr_context *c = (yamr_context *)calloc(1, sizeof *c);
-    if (!c) return YAMR_ERROR_OUT_OF_MEMORY;
+    if (!c)
+        return create_failed(YAMR_ERROR_OUT_OF_MEMORY, why, why_len,
+                             "out of host memory for the context");
     c->device = device;
     c->variant = YAMR_VARIANT_AUTO;
     c->nan_policy = YAMR_NAN_PROPAGATE;
@@ -24,6 +42,7 @@ yamr_status yamr_create(yamr_context **ctx, int device)
     } else {
         yamr_status s = yamr__gpu_open(device, &c->gpu, &c->info, c->error, sizeof c->error);
         if (s != YAMR_SUCCESS) {
+            create_failed(s, why, why_len, c->error);
             free(c);
             return s;
         }

@@ -22,6 +22,38 @@ static void test_create_rejects_bad_arguments(void **state)
     yamr_destroy(NULL); /* a no-op */
 }
 
+/* yamr_create_ex: a reason for every failure, "" on success, cut to the buffer, NULL allowed. */
+static void test_create_ex_says_why(void **state)
+{
+    (void)state;
+    yamr_context *ctx = (yamr_context *)&ctx; /* a sentinel that must survive failures */
+    char why[256];
+    memset(why, 0, sizeof why);
+    assert_int_equal(yamr_create_ex(NULL, YAMR_DEVICE_CPU, why, sizeof why),
+                     YAMR_ERROR_INVALID_VALUE);
+    assert_true(why[0] != '\0' && strlen(why) < sizeof why);
+    memset(why, 0, sizeof why);
+    assert_int_equal(yamr_create_ex(&ctx, -2, why, sizeof why), YAMR_ERROR_INVALID_VALUE);
+    assert_true(why[0] != '\0');
+    assert_ptr_equal(ctx, (yamr_context *)&ctx);
+    memset(why, 0, sizeof why);
+    assert_int_equal(yamr_create_ex(&ctx, 4096, why, sizeof why), YAMR_ERROR_NO_DEVICE);
+    assert_ptr_equal(ctx, (yamr_context *)&ctx);
+    assert_non_null(strstr(why, "4096")); /* "no GPU with ordinal 4096 ..." or "... (device 4096)" */
+    char tiny[4] = {'x', 'x', 'x', 'x'};
+    assert_int_equal(yamr_create_ex(&ctx, 4096, tiny, sizeof tiny), YAMR_ERROR_NO_DEVICE);
+    assert_int_equal(tiny[3], '\0'); /* cut to fit, terminated */
+    assert_int_equal(yamr_create_ex(&ctx, 4096, NULL, 0), YAMR_ERROR_NO_DEVICE);
+    why[0] = 'q';
+    assert_int_equal(yamr_create_ex(&ctx, 4096, why, 0), YAMR_ERROR_NO_DEVICE);
+    assert_int_equal(why[0], 'q'); /* a zero-length buffer is not written */
+    assert_ptr_equal(ctx, (yamr_context *)&ctx);
+    memset(why, 'x', sizeof why);
+    assert_int_equal(yamr_create_ex(&ctx, YAMR_DEVICE_CPU, why, sizeof why), YAMR_SUCCESS);
+    assert_string_equal(why, "");
+    yamr_destroy(ctx);
+}
+
 typedef struct {
     const char *what;
     int null_ctx;
@@ -245,6 +277,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_rejects_bad_arguments),
+        cmocka_unit_test(test_create_ex_says_why),
         cmocka_unit_test(test_reduce_rejects_bad_arguments_and_writes_nothing),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_plans), cmocka_unit_test(test_names),

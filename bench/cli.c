@@ -1,0 +1,243 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int cli_refuse(const char *command, const char *format, ...)
+{
+    va_list args;
+    fprintf(stderr, "yamr-bench %s: ", command);
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fputc('\n', stderr);
+    return CLI_USAGE;
+}
+
+int cli_next(const char *command, int argc, char **argv, const struct option *options,
+             int *optind_reset)
+{
+    if (*optind_reset) {
+        optind = 0; /* glibc: 0 re-initialises getopt's whole state (1 keeps its scan position) */
+        *optind_reset = 0;
+    }
+    opterr = 0;
+    /* ':' first: a missing value gives ':' rather than '?', so the two are told apart */
+    const int c = getopt_long(argc, argv, ":h", options, NULL);
+    if (c == '?' || c == ':') {
+        const char *word = argv[optind - 1];
+        if (c == ':')
+            cli_refuse(command, "option '%s' needs a value", word);
+        else if (optopt && optopt != '?')
+            cli_refuse(command, "unknown option '-%c' (yamr-bench %s --help lists them)", optopt,
+                       command);
+        else
+            cli_refuse(command, "unknown option '%s' (yamr-bench %s --help lists them)", word,
+                       command);
+        return '?';
+    }
+    return c;
+}
+
+int cli_no_operands(const char *command, int argc, char **argv, int first)
+{
+    if (first >= argc) return 0;
+    cli_refuse(command, "unexpected argument '%s' (yamr-bench %s --help lists the options)",
+               argv[first], command);
+    return CLI_USAGE;
+}
+
+static int parse_whole(const char *text, long long *value)
+{
+    char *end;
+    errno = 0;
+    const long long v = strtoll(text, &end, 10);
+    if (errno || end == text || *end) return 1;
+    *value = v;
+    return 0;
+}
+
+int cli_int(const char *command, const char *option, const char *text, long long lo, long long hi,
+            long long *value)
+{
+    long long v;
+    if (parse_whole(text, &v) || v < lo || v > hi) {
+        cli_refuse(command, "%s takes a whole number in %lld..%lld, not '%s'", option, lo, hi,
+                   text);
+        return 1;
+    }
+    *value = v;
+    return 0;
+}
+
+/* Calls item(i, word) for each comma-separated word of text; 1 at the first that fails. */
+static int each_item(const char *command, const char *option, const char *text, int max,
+                     int *count, int (*item)(void *, int, const char *), void *arg)
+{
+    char *copy = strdup(text);
+    if (!copy) return 1;
+    int n = 0, failed = 0;
+    char *word = copy;
+    for (;;) {
+        char *comma = strchr(word, ',');
+        if (comma) *comma = '\0';
+        if (!*word) {
+            cli_refuse(command, "%s: an empty item in '%s'", option, text);
+            failed = 1;
+        } else if (n == max) {
+            cli_refuse(command, "%s takes at most %d items", option, max);
+            failed = 1;
+        } else {
+            failed = item(arg, n++, word);
+        }
+        if (failed || !comma) break;
+        word = comma + 1;
+    }
+    free(copy);
+    *count = n;
+    return failed;
+}
+
+typedef struct {
+    const char *command, *option;
+    long long lo, hi, *values;
+    const char *const *names;
+    int name_count, *indices;
+} item_arg;
+
+static int int_item(void *p, int i, const char *word)
+{
+    item_arg *a = (item_arg *)p;
+    return cli_int(a->command, a->option, word, a->lo, a->hi, &a->values[i]);
+}
+
+int cli_int_list(const char *command, const char *option, const char *text, long long lo,
+                 long long hi, long long *values, int max, int *count)
+{
+    item_arg a = {command, option, lo, hi, values, NULL, 0, NULL};
+    return each_item(command, option, text, max, count, int_item, &a);
+}
+
+int cli_name(const char *command, const char *option, const char *text, const char *const *names,
+             int name_count, int *value)
+{
+    for (int i = 0; i < name_count; ++i)
+        if (names[i] && !strcmp(text, names[i])) {
+            *value = i;
+            return 0;
+        }
+    char offered[512] = "";
+    size_t used = 0;
+    for (int i = 0; i < name_count; ++i)
+        if (names[i] && used < sizeof offered) {
+            const int w = snprintf(offered + used, sizeof offered - used, "%s%s", used ? ", " : "",
+                                   names[i]);
+            used += w > 0 ? (size_t)w : 0;
+        }
+    cli_refuse(command, "%s: unknown name '%s' (one of: %s)", option, text, offered);
+    return 1;
+}
+
+static int name_item(void *p, int i, const char *word)
+{
+    item_arg *a = (item_arg *)p;
+    return cli_name(a->command, a->option, word, a->names, a->name_count, &a->indices[i]);
+}
+
+int cli_name_list(const char *command, const char *option, const char *text,
+                  const char *const *names, int name_count, int *values, int max, int *count)
+{
+    item_arg a = {command, option, 0, 0, NULL, names, name_count, values};
+    return each_item(command, option, text, max, count, name_item, &a);
+}
+
+int cli_device(const char *command, const char *text, int *device)
+{
+    long long d;
+    if (!strcmp(text, "cpu")) {
+        *device = YAMR_DEVICE_CPU;
+        return 0;
+    }
+    if (parse_whole(text, &d) || d < 0 || d > INT_MAX) {
+        cli_refuse(command, "--device takes a GPU ordinal (0, 1, ...) or 'cpu', not '%s'", text);
+        return 1;
+    }
+    *device = (int)d;
+    return 0;
+}
+
+int cli_out_dir(const char *command, const char *dir)
+{
+    struct stat st;
+    if (!*dir) return cli_refuse(command, "--out needs a folder name");
+    if (stat(dir, &st) != 0) {
+        if (errno != ENOENT || mkdir(dir, 0777) != 0)
+            return cli_refuse(command, "--out %s: cannot create the folder: %s%s", dir,
+                              strerror(errno),
+                              errno == ENOENT ? " (its parent folder must exist)" : "");
+    } else if (!S_ISDIR(st.st_mode)) {
+        return cli_refuse(command, "--out %s: not a folder (--out names the folder results go to)",
+                          dir);
+    }
+    if (access(dir, W_OK | X_OK) != 0)
+        return cli_refuse(command, "--out %s: cannot write into it: %s", dir, strerror(errno));
+    return 0;
+}
+
+int cli_open(const char *command, int device, FILE *say, yamr_context **ctx, int *on_gpu)
+{
+    char why[512];
+    const int want = device == CLI_DEVICE_ANY ? 0 : device;
+    yamr_status s = yamr_create_ex(ctx, want, why, sizeof why);
+    *on_gpu = want != YAMR_DEVICE_CPU && s == YAMR_SUCCESS;
+    if (s == YAMR_SUCCESS) return 0;
+    if (device != CLI_DEVICE_ANY)
+        return cli_refuse(command, "--device %d: %s", device, why);
+    fprintf(say, "No GPU (%s): the CPU backend.\n", why);
+    s = yamr_create_ex(ctx, YAMR_DEVICE_CPU, why, sizeof why);
+    if (s == YAMR_SUCCESS) return 0;
+    fprintf(stderr, "yamr-bench %s: the CPU backend: %s (%s)\n", command, why,
+            yamr_status_string(s));
+    return 1;
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void cli_progress_start(cli_progress *p, const char *command, const char *what, int total)
+{
+    p->command = command;
+    p->what = what;
+    p->done = 0;
+    p->total = total;
+    p->tty = isatty(STDERR_FILENO);
+    p->started = seconds_now();
+}
+
+void cli_progress_step(cli_progress *p)
+{
+    ++p->done;
+    if (!p->tty) return;
+    fprintf(stderr, "\r\033[K%s: %d/%d %s, %.0f s", p->command, p->done, p->total, p->what,
+            seconds_now() - p->started);
+    if (p->done == p->total) fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+void cli_progress_clear(const cli_progress *p)
+{
+    if (!p->tty) return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
