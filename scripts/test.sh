@@ -95,10 +95,10 @@ configure_and_build() {
 # quick_tests <folder>: the quick tests, or a note when that build has tests switched off.
 quick_tests() {
   local dir=$1
-  if grep -q '^YAMR_BUILD_TESTS:BOOL=ON' "$dir/CMakeCache.txt"; then
+  if grep -q '^YAMR_TESTS_BUILT:INTERNAL=ON' "$dir/CMakeCache.txt"; then
     ctest --test-dir "$dir" --output-on-failure --no-tests=error -L quick -j "$jobs"
   else
-    echo "tests are off in $dir (YAMR_BUILD_TESTS=OFF): nothing to run"
+    echo "tests are off in $dir (YAMR_BUILD_TESTS resolved to OFF): nothing to run"
   fi
 }
 
