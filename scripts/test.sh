@@ -3,25 +3,29 @@
 # tests, and checks the installed package from the outside. CI runs it on a fresh Debian 12
 # machine without a GPU; it installs the Debian packages it needs when they are missing.
 #
-#     scripts/test.sh [--quick]
+#     scripts/test.sh [--quick | --install]
 #
 #   (a) build/cpu        CPU backend, ctest -L quick
 #   (b) build/cpu-asan   CPU backend, Debug, AddressSanitizer + UBSan, ctest -L quick
 #   (c) build/nvidia     nvcc, default architectures, ctest -L quick (GPU tests skip without a
 #                        GPU); skipped, with the reason, when nvcc is not found
 #   (d) build/amd        hipcc: library, tests and examples compile and link (nothing runs)
-#   (e) build/install    install of (a); examples/ built against it with find_package(yamr),
-#                        and a C program built with `pkg-config --cflags --libs yamr`
+#   (e) build/readme     the README's "Using the installed package" and "Fortran" commands
+#                        run as written, in a copy of the tree with a scratch $HOME; then
+#                        find_package(yamr COMPONENTS ...) from the outside
 #
-# --quick runs (a) only. Build folders are reused, so a second run only rebuilds what changed.
+# --quick runs (a) only; --install runs (a) and (e). Build folders are reused, so a second run
+# only rebuilds what changed.
 set -euo pipefail
 
-usage() { sed -n '2,16s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,18s/^# \{0,1\}//p' "$0"; }
 
 quick=0
+install_only=0
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
+    --install) install_only=1 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "test.sh: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
   esac
@@ -55,8 +59,8 @@ trap on_exit EXIT
 
 # ---- Packages -----------------------------------------------------------------------------
 # cmake only recommends make, and --no-install-recommends skips recommendations: ask for it.
-packages=(cmake make gcc g++ libcmocka-dev pkg-config)
-((quick)) || packages+=(hipcc libamdhip64-dev rocm-device-libs)
+packages=(cmake make gcc g++ gfortran libcmocka-dev pkg-config)
+((quick || install_only)) || packages+=(hipcc libamdhip64-dev rocm-device-libs)
 begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
   missing=()
@@ -114,6 +118,7 @@ if ((quick)); then
   exit 0
 fi
 
+if ((!install_only)); then
 # ---- (b) CPU with sanitizers --------------------------------------------------------------
 begin_step cpu-asan "CPU backend, Debug, ASan + UBSan (build/cpu-asan)"
 sanitize="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
@@ -147,44 +152,70 @@ begin_step amd "AMD, hipcc, compile and link only (build/amd)"
 configure_and_build build/amd -DYAMR_PLATFORM=amd
 echo "built for AMD; nothing runs here (no AMD GPU)"
 end_step
+fi # not --install
 
 # ---- (e) The installed package, from the outside ------------------------------------------
-begin_step install "install build/cpu to build/install; examples/ and pkg-config against it"
-rm -rf build/install
-cmake --install build/cpu --prefix "$root/build/install"
-cmake -S examples -B build/example -DCMAKE_PREFIX_PATH="$root/build/install"
-cmake --build build/example -j "$jobs"
-./build/example/yamr_example_embed
+# The README's install commands (the indented lines between readme-install markers) run as
+# written, so the README and this test cannot drift apart. They run in a copy of the tree (its
+# tracked and unignored files) with a scratch $HOME, so they install into build/readme/home and
+# touch no folder of this checkout. The README lets the platform be chosen automatically: the
+# copy's build/release is configured for the CPU, without tests, first (the cache keeps that
+# choice), as this step checks the package, not the GPU builds (c) and (d) or the tests of (a).
+begin_step install "README install commands in build/readme; find_package components"
+readme=$root/build/readme
+rm -rf "$readme"
+mkdir -p "$readme/src" "$readme/home"
+if git -C "$root" rev-parse --git-dir > /dev/null 2>&1; then
+  git -C "$root" ls-files -z --cached --others --exclude-standard \
+    | (cd "$root" && xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$readme/src"
+else # a tree without its .git: everything but the build folders
+  tar -C "$root" --exclude='./build*' --exclude='./.deps' -cf - . | tar -xf - -C "$readme/src"
+fi
+awk '/<!-- readme-install:end/ { on = 0 } on && /^    / { print substr($0, 5) }
+     /<!-- readme-install:begin/ { on = 1 }' README.md > "$readme/commands.sh"
+echo "README install commands:"
+sed 's/^/    /' "$readme/commands.sh"
+grep -q 'cmake --install' "$readme/commands.sh" || { echo "no install commands in README.md" >&2; exit 1; }
+(
+  cd "$readme/src"
+  cmake -S . -B build/release -DYAMR_PLATFORM=cpu -DYAMR_BUILD_TESTS=OFF > /dev/null
+  HOME=$readme/home PKG_CONFIG_PATH='' bash -euo pipefail -x "$readme/commands.sh"
+)
+prefix=$readme/home/opt/yamr
+"$prefix/bin/yamr-bench" --help > /dev/null # installed with the library, and it starts
 
-pc_dir=$(find "$root/build/install" -name yamr.pc -printf '%h\n' | head -n 1)
-[[ -n "$pc_dir" ]] || { echo "yamr.pc was not installed" >&2; exit 1; }
-export PKG_CONFIG_PATH="$pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-pc_flags=$(pkg-config --cflags --libs yamr)
-pc_libdir=$(pkg-config --variable=libdir yamr)
-echo "pkg-config --cflags --libs yamr: $pc_flags"
-mkdir -p build/pkgconfig-check
-cat > build/pkgconfig-check/check.c << 'EOF'
-#include <stdio.h>
-#include <yamr.h>
-
-int main(void)
-{
-    static const float in[] = {-2.0f, 7.5f, -9.0f, 7.5f, 0.0f};
-    yamr_context *ctx = NULL;
-    float max = 0.0f;
-    int64_t index = -1;
-    if (yamr_create(&ctx, YAMR_DEVICE_CPU) != YAMR_SUCCESS) return 1;
-    yamr_status s = yamr_argmax_f32(ctx, in, sizeof in / sizeof in[0], &max, &index);
-    yamr_destroy(ctx);
-    printf("yamr %s via pkg-config: argmax %g at %lld (%s)\n", YAMR_VERSION_STRING, max,
-           (long long)index, yamr_status_string(s));
-    return s == YAMR_SUCCESS && max == 7.5f && index == 1 ? 0 : 1;
-}
+# find_package(yamr COMPONENTS ...): a built component gives its target; one that was not
+# built fails with a message naming it.
+mkdir -p "$readme/components"
+cat > "$readme/components/CMakeLists.txt" << 'EOF'
+cmake_minimum_required(VERSION 3.25)
+project(components C)
+find_package(yamr CONFIG REQUIRED COMPONENTS ${COMPONENTS})
+foreach(c IN LISTS COMPONENTS)
+  if(NOT TARGET yamr::${c})
+    message(FATAL_ERROR "find_package(yamr COMPONENTS ${c}) gave no yamr::${c}")
+  endif()
+endforeach()
 EOF
-# shellcheck disable=SC2086 # pc_flags is a list of compiler flags
-"${CC:-cc}" -std=c99 -Wall -Werror build/pkgconfig-check/check.c $pc_flags -Wl,-rpath,"$pc_libdir" \
-  -o build/pkgconfig-check/check
-./build/pkgconfig-check/check
+components_check() { # <expected: ok|fail> <components>
+  local out rc=0
+  rm -rf "$readme/components/build"
+  out=$(cmake -S "$readme/components" -B "$readme/components/build" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DCOMPONENTS="$2" 2>&1) || rc=$?
+  if [[ $1 == ok ]] && ((rc == 0)); then
+    echo "find_package(yamr COMPONENTS $2): found"
+  elif [[ $1 == fail ]] && ((rc != 0)) \
+    && tr -s '[:space:]' ' ' <<< "$out" | grep -q "built without the component(s) $2"; then
+    echo "find_package(yamr COMPONENTS $2): fails as it should, saying:"
+    grep -A4 'Reason given by package' <<< "$out" | sed 's/^/    /'
+  else
+    echo "$out" >&2
+    echo "find_package(yamr COMPONENTS $2): expected $1" >&2
+    exit 1
+  fi
+}
+components_check ok fortran
+components_check fail nosuch
 end_step
 
 echo
