@@ -183,6 +183,8 @@ grep -q 'cmake --install' "$readme/commands.sh" || { echo "no install commands i
 )
 prefix=$readme/home/opt/yamr
 "$prefix/bin/yamr-bench" --help > /dev/null # installed with the library, and it starts
+# examples/ found a Fortran compiler, so it built the Fortran example with yamr::fortran too.
+"$readme/src/build/example/yamr_example_maxloc" | tail -n 1
 
 # find_package(yamr COMPONENTS ...): a built component gives its target; one that was not
 # built fails with a message naming it.
