@@ -108,7 +108,7 @@ quick_tests() {
 
 # ---- (a) CPU ------------------------------------------------------------------------------
 begin_step cpu "CPU backend (build/cpu)"
-configure_and_build build/cpu -DYAMR_PLATFORM=cpu -DCMAKE_INSTALL_PREFIX="$root/build/install"
+configure_and_build build/cpu -DYAMR_PLATFORM=cpu
 quick_tests build/cpu
 end_step
 
