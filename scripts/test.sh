@@ -13,12 +13,14 @@
 #   (e) build/readme     the README's "Using the installed package" and "Fortran" commands
 #                        run as written, in a copy of the tree with a scratch $HOME; then
 #                        find_package(yamr COMPONENTS ...) from the outside
+#   (f) build/conventions  configure only: tests off without cmocka unless asked for, and the
+#                        CMake/ROCm architecture variables honoured (with nvcc, hipcc)
 #
-# --quick runs (a) only; --install runs (a) and (e). Build folders are reused, so a second run
-# only rebuilds what changed.
+# --quick runs (a) only; --install runs (a), (e) and (f). Build folders are reused, so a second
+# run only rebuilds what changed.
 set -euo pipefail
 
-usage() { sed -n '2,18s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,20s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 install_only=0
@@ -218,6 +220,57 @@ components_check() { # <expected: ok|fail> <components>
 }
 components_check ok fortran
 components_check fail nosuch
+end_step
+
+# ---- (f) Build conventions, configure only ------------------------------------------------
+# What a cluster user types at the configure step, and the `-- yamr:` line that answers it.
+begin_step conventions "configure only: tests without cmocka, architecture variables"
+conv=$root/build/conventions
+# expect_configure <ok|fail> <pattern> <cmake args...>: configures a fresh folder; the output
+# must match the pattern (an extended regular expression).
+expect_configure() {
+  local want=$1 pattern=$2 out rc=0
+  shift 2
+  rm -rf "$conv"
+  out=$(cmake -S "$root" -B "$conv" "$@" 2>&1) || rc=$?
+  local got=ok
+  ((rc == 0)) || got=fail
+  if [[ $got == "$want" ]] && tr -s '[:space:]' ' ' <<< "$out" | grep -qE "$pattern"; then
+    echo "$want as expected: cmake $* -> $(tr -s '[:space:]' ' ' <<< "$out" | grep -oE "$pattern" | head -n 1)"
+  else
+    echo "$out" >&2
+    echo "cmake $*: expected $want with output matching '$pattern' (exit $rc)" >&2
+    exit 1
+  fi
+}
+expect_configure ok "yamr: tests off: cmocka not found" \
+  -DYAMR_PLATFORM=cpu -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON
+expect_configure fail "YAMR_BUILD_TESTS=ON needs cmocka" \
+  -DYAMR_PLATFORM=cpu -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON -DYAMR_BUILD_TESTS=ON
+if command -v nvcc > /dev/null; then
+  expect_configure ok "architectures 86 \(from CMAKE_CUDA_ARCHITECTURES\)" \
+    -DYAMR_PLATFORM=nvidia -DCMAKE_CUDA_ARCHITECTURES=86
+  grep -rqE 'code=\[?[a-z_0-9,]*sm_86' "$conv/CMakeFiles/yamr_objects.dir/flags.make" \
+    || { echo "sm_86 is not in the CUDA flags" >&2; exit 1; }
+  expect_configure ok "architectures 80;90 \(from YAMR_CUDA_ARCHS\)" \
+    -DYAMR_PLATFORM=nvidia -DYAMR_CUDA_ARCHS="80;90"
+else
+  echo "nvcc not found: the CUDA architecture checks are left out"
+fi
+if command -v hipcc > /dev/null; then
+  expect_configure ok "architectures gfx942 \(from GPU_TARGETS\)" \
+    -DYAMR_PLATFORM=amd -DGPU_TARGETS=gfx942
+  grep -rq -- '--offload-arch=gfx942' "$conv/CMakeFiles/yamr_objects.dir/build.make" \
+    || { echo "gfx942 is not in the hipcc command" >&2; exit 1; }
+  expect_configure ok "architectures gfx1100;gfx90a \(from CMAKE_HIP_ARCHITECTURES\)" \
+    -DYAMR_PLATFORM=amd -DCMAKE_HIP_ARCHITECTURES="gfx1100;gfx90a"
+  expect_configure ok "architectures gfx90a;gfx1030 \(from YAMR_HIP_ARCHS\)" -DYAMR_PLATFORM=amd
+  expect_configure fail "CMAKE_HIP_ARCHITECTURES \(gfx1100\) and GPU_TARGETS \(gfx942\) differ" \
+    -DYAMR_PLATFORM=amd -DCMAKE_HIP_ARCHITECTURES=gfx1100 -DGPU_TARGETS=gfx942
+else
+  echo "hipcc not found: the AMD architecture checks are left out"
+fi
+rm -rf "$conv"
 end_step
 
 echo
