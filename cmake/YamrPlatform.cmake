@@ -6,6 +6,7 @@ set(YAMR_PLATFORM "auto" CACHE STRING "GPU platform: auto, nvidia, amd or cpu")
 set_property(CACHE YAMR_PLATFORM PROPERTY STRINGS auto nvidia amd cpu)
 set(YAMR_CUDA_ARCHS "" CACHE STRING "Default CUDA architectures, when CMAKE_CUDA_ARCHITECTURES is not given (empty: 70;80;90, or 75;80;90 for CUDA >= 13)")
 set(YAMR_HIP_ARCHS "gfx90a;gfx1030" CACHE STRING "Default AMD offload architectures (wave64 and wave32), when neither CMAKE_HIP_ARCHITECTURES nor GPU_TARGETS is given")
+set(YAMR_HIP_FLAGS "" CACHE STRING "More hipcc flags, e.g. -mwavefrontsize64 for RDNA in wave64 mode")
 
 find_program(YAMR_HIPCC hipcc)
 if(YAMR_PLATFORM STREQUAL "auto")
@@ -101,7 +102,8 @@ elseif(YAMR_RESOLVED_PLATFORM STREQUAL "amd")
     message(FATAL_ERROR "YAMR_PLATFORM=amd needs hipcc (Debian: apt-get install hipcc libamdhip64-dev rocm-device-libs)")
   endif()
   find_library(YAMR_AMDHIP64 amdhip64 REQUIRED)
-  message(STATUS "yamr: hipcc ${YAMR_HIPCC}, architectures ${YAMR_HIP_ARCHS} (from ${YAMR__HIP_ARCHS_FROM})")
+  message(STATUS "yamr: hipcc ${YAMR_HIPCC}, architectures ${YAMR_HIP_ARCHS} (from ${YAMR__HIP_ARCHS_FROM}), "
+                 "flags '${YAMR_HIP_FLAGS}'")
 endif()
 
 # yamr_add_hip_sources(<target> <file.hip>...): compiles the files for the resolved platform
@@ -112,15 +114,15 @@ function(yamr_add_hip_sources target)
     target_sources(${target} PRIVATE ${ARGN})
     set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${YAMR_CUDA_ARCHS}"
                                                CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
-    # 128: "loop is not reachable" in the wave64 instances, which NVIDIA never launches
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-x cu --diag-suppress=128>)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-x cu>)
     if(YAMR_HIP_HEADERS_WORK)
       target_compile_definitions(${target} PRIVATE __HIP_PLATFORM_NVIDIA__)
       target_include_directories(${target} PRIVATE ${YAMR_HIP_INCLUDE_DIR})
     endif()
   elseif(YAMR_RESOLVED_PLATFORM STREQUAL "amd")
     # CMake's HIP language does not configure against Debian's ROCm layout: call hipcc directly.
-    set(_flags -std=c++17 -O3 -fPIC -fvisibility=hidden)
+    separate_arguments(_flags UNIX_COMMAND "${YAMR_HIP_FLAGS}")
+    list(PREPEND _flags -std=c++17 -O3 -fPIC -fvisibility=hidden)
     foreach(_arch IN LISTS YAMR_HIP_ARCHS)
       list(APPEND _flags --offload-arch=${_arch})
     endforeach()

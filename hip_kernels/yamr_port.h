@@ -6,7 +6,9 @@
  *    CUDA toolkit at hand (CMake checks and defines __HIP_PLATFORM_NVIDIA__), or else the
  *    project's mapping of the HIP subset it uses onto CUDA (hip_cuda_compat.h);
  *  - YAMR_PLATFORM_NVIDIA / YAMR_PLATFORM_AMD for host code that must tell vendors apart;
- *  - YAMR_DEVICE_WARP_SIZE: the warp width of the architecture being compiled (0 in host code);
+ *  - yamr_warp_width_matches<W>(): whether W is the warp width of the device pass being compiled;
+ *    yamr__platform_has_warp_width<W>(): whether a GPU of this platform can have warps of W;
+ *    yamr__with_warp_width(): the host's run-time width to a template argument;
  *  - YAMR_HAS_ITS: 1 when lanes of a warp are scheduled independently (NVIDIA sm_70 and later);
  *  - yamr_lane_mask (32-bit on NVIDIA, 64-bit on AMD), yamr_shfl_down<W>(), yamr_shfl_xor<W>(),
  *    yamr_shfl<W>(), yamr_warp_extreme<W>(), yamr_first_lane<W>(), yamr_warp_sync(),
@@ -20,6 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <type_traits>
 
 #include "yamr.h"
 
@@ -41,33 +45,74 @@
 
 #if defined(YAMR_PLATFORM_NVIDIA)
 typedef uint32_t yamr_lane_mask;
-#if defined(__CUDA_ARCH__)
-#define YAMR_DEVICE_WARP_SIZE 32
-#if __CUDA_ARCH__ >= 700
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
 #define YAMR_HAS_ITS 1
-#endif
 #endif
 #else
 typedef uint64_t yamr_lane_mask;
-#if defined(__AMDGCN_WAVEFRONT_SIZE)
-#define YAMR_DEVICE_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE
+/* The wave width of an AMD device pass. RDNA targets run wave32 or, with -mwavefrontsize64,
+ * wave64, so the architecture alone does not tell. A current clang has
+ * __builtin_amdgcn_wavefrontsize(), a constant the backend folds; older ones (ROCm < 6) lack it
+ * and define __AMDGCN_WAVEFRONT_SIZE instead, which ROCm 6.3 deprecated and ROCm 7.2 removed.
+ * Neither: stop here rather than compile kernels that do nothing. warpSize is never used (not
+ * constexpr from ROCm 7.0 on). */
+#if defined(__HIP_DEVICE_COMPILE__)
+#if __has_builtin(__builtin_amdgcn_wavefrontsize)
+#define YAMR__AMD_WAVE_WIDTH() ((int)__builtin_amdgcn_wavefrontsize())
+#elif defined(__AMDGCN_WAVEFRONT_SIZE)
+#define YAMR__AMD_WAVE_WIDTH() (__AMDGCN_WAVEFRONT_SIZE)
+#else
+#error "yamr_port.h: cannot tell this AMD target's wave width: the compiler has neither __builtin_amdgcn_wavefrontsize() nor __AMDGCN_WAVEFRONT_SIZE"
 #endif
 #endif
-
-#ifndef YAMR_DEVICE_WARP_SIZE
-#define YAMR_DEVICE_WARP_SIZE 0 /* host compilation pass */
 #endif
 #ifndef YAMR_HAS_ITS
 #define YAMR_HAS_ITS 0
 #endif
 
-/* Whether a kernel instance for warp width W is meaningful in this device pass. Instances for
- * another width still compile (so one source serves wave32 and wave64 targets) but do nothing;
- * the host never launches them (it picks W from the device's properties). */
+/* The warp widths a GPU of this platform can have: NVIDIA 32; AMD 64 on CDNA/GCN, 32 or 64 on
+ * RDNA. Kernels are instantiated for these only. */
 template <int WarpSize>
-__device__ constexpr bool yamr_warp_width_matches()
+constexpr bool yamr__platform_has_warp_width()
 {
-    return WarpSize == YAMR_DEVICE_WARP_SIZE;
+#if defined(YAMR_PLATFORM_NVIDIA)
+    return WarpSize == 32;
+#else
+    return WarpSize == 32 || WarpSize == 64;
+#endif
+}
+
+/* Host side: calls launch(std::integral_constant<int, W>()) for the device's warp width W, the
+ * one place that turns the run-time width into a template argument. False (nothing called) for
+ * a width this platform cannot have. */
+template <typename Launch>
+inline bool yamr__with_warp_width(int warp_size, Launch &&launch)
+{
+    if constexpr (yamr__platform_has_warp_width<64>()) {
+        if (warp_size == 64) {
+            launch(std::integral_constant<int, 64>());
+            return true;
+        }
+    }
+    if (warp_size != 32) return false;
+    launch(std::integral_constant<int, 32>());
+    return true;
+}
+
+/* Whether a kernel instance for warp width W is meaningful in this device pass. On AMD, instances
+ * for both widths are compiled for every target (one source serves wave32 and wave64 targets);
+ * the comparison is a constant the backend folds, so the instance for the other width compiles
+ * to an empty body. The host never launches it (it picks W from the device's properties). */
+template <int WarpSize>
+__device__ inline bool yamr_warp_width_matches()
+{
+#if defined(YAMR_PLATFORM_NVIDIA)
+    return WarpSize == 32;
+#elif defined(__HIP_DEVICE_COMPILE__)
+    return WarpSize == YAMR__AMD_WAVE_WIDTH();
+#else
+    return false; /* host pass: device code is never run there */
+#endif
 }
 
 /* Lanes [0, active) of a warp of width W. */

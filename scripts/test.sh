@@ -7,9 +7,13 @@
 #
 #   (a) build/cpu        CPU backend, ctest -L quick
 #   (b) build/cpu-asan   CPU backend, Debug, AddressSanitizer + UBSan, ctest -L quick
+#   (b2) build/cpu-tsan  CPU backend, Debug, ThreadSanitizer, ctest -L quick (contexts in threads)
 #   (c) build/nvidia     nvcc, default architectures, ctest -L quick (GPU tests skip without a
 #                        GPU); skipped, with the reason, when nvcc is not found
-#   (d) build/amd        hipcc: library, tests and examples compile and link (nothing runs)
+#   (d) build/amd        hipcc: library, tests and examples compile and link (nothing runs);
+#                        then the AMD assembly of every kernel read three ways (test/amd/): as
+#                        Debian's HIP 5.2 builds it, as a ROCm >= 7.2 compiler sees it (no
+#                        __AMDGCN_WAVEFRONT_SIZE; clang 19 from Debian), and gfx1030 in wave64
 #   (e) build/readme     the README's "Using the installed package" and "Fortran" commands
 #                        run as written, in a copy of the tree with a scratch $HOME; then
 #                        find_package(yamr COMPONENTS ...) from the outside
@@ -20,7 +24,7 @@
 # run only rebuilds what changed.
 set -euo pipefail
 
-usage() { sed -n '2,20s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,24s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 install_only=0
@@ -62,7 +66,7 @@ trap on_exit EXIT
 # ---- Packages -----------------------------------------------------------------------------
 # cmake only recommends make, and --no-install-recommends skips recommendations: ask for it.
 packages=(cmake make gcc g++ gfortran libcmocka-dev pkg-config)
-((quick || install_only)) || packages+=(hipcc libamdhip64-dev rocm-device-libs)
+((quick || install_only)) || packages+=(hipcc libamdhip64-dev rocm-device-libs clang-19 python3)
 begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
   missing=()
@@ -131,6 +135,16 @@ ASAN_OPTIONS=${ASAN_OPTIONS:-strict_string_checks=1:detect_stack_use_after_retur
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} quick_tests build/cpu-asan
 end_step
 
+# ---- (b2) CPU with ThreadSanitizer ------------------------------------------------------------
+begin_step cpu-tsan "CPU backend, Debug, ThreadSanitizer (build/cpu-tsan)"
+tsan="-fsanitize=thread -fno-omit-frame-pointer"
+configure_and_build build/cpu-tsan -DYAMR_PLATFORM=cpu -DCMAKE_BUILD_TYPE=Debug \
+  -DYAMR_BUILD_BENCH=OFF -DYAMR_BUILD_EXAMPLES=OFF \
+  -DCMAKE_C_FLAGS="$tsan" -DCMAKE_CXX_FLAGS="$tsan" \
+  -DCMAKE_EXE_LINKER_FLAGS="$tsan" -DCMAKE_SHARED_LINKER_FLAGS="$tsan"
+TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1} quick_tests build/cpu-tsan
+end_step
+
 # ---- (c) NVIDIA ---------------------------------------------------------------------------
 if command -v nvcc > /dev/null; then
   begin_step nvidia "NVIDIA, $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/CUDA \1/p') (build/nvidia)"
@@ -153,6 +167,30 @@ fi
 begin_step amd "AMD, hipcc, compile and link only (build/amd)"
 configure_and_build build/amd -DYAMR_PLATFORM=amd
 echo "built for AMD; nothing runs here (no AMD GPU)"
+# Every kernel instance the host can launch on a target must have a body (test/amd/check_isa.py).
+# ROCm >= 7.2 has no __AMDGCN_WAVEFRONT_SIZE: test/amd/rocm_7_2_view.h removes it after HIP 5.2's
+# headers. Debian's hipcc (clang 15) then has no way to know the wave width and must refuse to
+# compile; clang 19 has __builtin_amdgcn_wavefrontsize(), as current ROCm compilers do.
+isa_flags="-I$root/hip_kernels -I$root/src -I$root/include -I$root/build/amd/include"
+view="-include $root/test/amd/rocm_7_2_view.h"
+clang19="/usr/lib/llvm-19/bin/clang++ --rocm-path=/usr"
+clang19+=" --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+kernels=("$root"/hip_kernels/*.hip)
+echo "-- AMD assembly, Debian's hipcc (HIP 5.2, __AMDGCN_WAVEFRONT_SIZE defined)"
+python3 test/amd/check_isa.py --cxx hipcc --flags "$isa_flags" --out build/amd/isa/hip52 \
+  --target gfx90a:64 --target gfx1030:32 "${kernels[@]}"
+echo "-- Debian's hipcc without __AMDGCN_WAVEFRONT_SIZE: must refuse with a clear error"
+if hipcc -std=c++17 $isa_flags $view -x hip --cuda-device-only -S --offload-arch=gfx90a \
+     -o /dev/null hip_kernels/grid_reduce.hip > build/amd/isa/no-width.log 2>&1; then
+  echo "compiled without knowing the wave width (expected an error)" >&2; exit 1
+fi
+grep -m1 "cannot tell this AMD target's wave width" build/amd/isa/no-width.log
+echo "-- AMD assembly as ROCm >= 7.2 sees it (clang 19, no __AMDGCN_WAVEFRONT_SIZE)"
+python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view" \
+  --out build/amd/isa/rocm72 --target gfx90a:64 --target gfx1030:32 "${kernels[@]}"
+echo "-- AMD assembly, gfx1030 in wave64 mode (clang 19, -mwavefrontsize64)"
+python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view -mwavefrontsize64" \
+  --out build/amd/isa/wave64 --target gfx1030:64 "${kernels[@]}"
 end_step
 fi # not --install
 

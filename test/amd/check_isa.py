@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Reads the AMD assembly of yamr's kernels and checks that each target got real kernels.
+
+    check_isa.py --cxx "hipcc" [--flags "..."] --target gfx90a:64 --target gfx1030:32 \
+                 --out DIR hip_kernels/*.hip
+
+For every source and target it compiles the device code to assembly (`-x hip --cuda-device-only
+-S`) and fails when:
+  - a kernel instance for the target's wave width (the instances the host can launch there) has
+    no vector-memory load: an empty body, what a lost wave width used to produce;
+  - the instances for the target's width are not exactly half of all instances (every kernel is
+    instantiated once per width an AMD GPU can have, 32 and 64), or there are none.
+Instances for the other width return at once; whether the compiler also drops their bodies
+depends on its version (clang 15 folds the width test, clang 19 keeps a branch): the line says
+how many kept one. Prints one line per source and target. Exit status 0 when every check passes.
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+LOAD = re.compile(r"^\s*(global_load|buffer_load|flat_load)")
+
+
+def demangle(names):
+    out = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    return dict(zip(names, out))
+
+
+def template_args(demangled):
+    """The top-level template arguments of `void name<a, b<c, d>, e>(...)`."""
+    start = demangled.find("<")
+    if start < 0:
+        return []
+    args, depth, cur = [], 0, ""
+    for ch in demangled[start + 1:]:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            if depth == 0:
+                args.append(cur.strip())
+                return args
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append(cur.strip())
+            cur = ""
+            continue
+        cur += ch
+    return args
+
+
+def kernels(asm_path):
+    """{mangled name: number of vector-memory loads in its body} for every kernel."""
+    lines = open(asm_path).read().splitlines()
+    names = [l.split()[1] for l in lines if l.strip().startswith(".amdhsa_kernel ")]
+    loads = {}
+    for name in names:
+        i = next(k for k, l in enumerate(lines) if l.split(" ;")[0] == name + ":")
+        n = 0
+        while not lines[i].startswith(".Lfunc_end"):
+            n += bool(LOAD.match(lines[i]))
+            i += 1
+        loads[name] = n
+    return loads
+
+
+def check(asm_path, width):
+    other = 64 if width == 32 else 32
+    loads = kernels(asm_path)
+    names = demangle(sorted(loads))
+    problems, mine, kept = [], 0, 0
+    for mangled, n in loads.items():
+        ints = [a for a in template_args(names[mangled]) if a in ("32", "64")]
+        if str(width) in ints and str(other) not in ints:
+            mine += 1
+            if n == 0:
+                problems.append(f"empty body: {names[mangled]}")
+        elif str(other) in ints and str(width) not in ints:
+            kept += n != 0
+        else:
+            problems.append(f"no single warp width among the template arguments: {names[mangled]}")
+    if loads and (mine == 0 or 2 * mine != len(loads)):
+        problems.append(f"{mine} instances for width {width} out of {len(loads)}: "
+                        "expected exactly half, and at least one")
+    return mine, len(loads), kept, problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cxx", required=True, help="the HIP compiler command (e.g. hipcc)")
+    ap.add_argument("--flags", default="", help="more compiler flags (include dirs, -D, ...)")
+    ap.add_argument("--target", action="append", required=True,
+                    help="ARCH:WIDTH, e.g. gfx90a:64 (repeatable)")
+    ap.add_argument("--out", required=True, help="folder for the assembly files")
+    ap.add_argument("sources", nargs="+")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    failed = False
+    for src in a.sources:
+        base = os.path.splitext(os.path.basename(src))[0]
+        for target in a.target:
+            arch, width = target.split(":")
+            asm = os.path.join(a.out, f"{base}-{arch}-w{width}.s")
+            cmd = (shlex.split(a.cxx) + ["-std=c++17", "-O3"] + shlex.split(a.flags) +
+                   ["-x", "hip", "--cuda-device-only", "-S", f"--offload-arch={arch}", "-o", asm,
+                    src])
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                errors = [l for l in r.stderr.splitlines() if "error" in l]
+                print(f"FAIL {base} {arch} (wave{width}): does not compile: "
+                      f"{' | '.join(errors[:3]) or r.stderr[-300:]}")
+                failed = True
+                continue
+            mine, total, kept, problems = check(asm, int(width))
+            if total == 0:
+                print(f"ok   {base} {arch}: no kernels")
+                continue
+            status = "FAIL" if problems else "ok  "
+            print(f"{status} {base} {arch} (wave{width}): {mine} of {total} kernel instances are "
+                  f"for wave{width}, each with loads; of the other {total - mine}, {kept} keep a body "
+                  "behind the width test")
+            for p in problems[:10]:
+                print(f"     {p}")
+            failed |= bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
