@@ -31,8 +31,17 @@ message(STATUS "yamr: GPU platform ${YAMR_RESOLVED_PLATFORM} (YAMR_PLATFORM=${YA
 # CUDA: CMAKE_CUDA_ARCHITECTURES (or the CUDAARCHS environment variable that initialises it).
 # enable_language(CUDA) caches a compiler default in CMAKE_CUDA_ARCHITECTURES when it is unset,
 # so a value is the user's only when it differs from the one yamr stored there itself
-# (YAMR__CUDA_ARCHS_STORED), as it does below once it has picked its default.
+# (YAMR__CUDA_ARCHS_STORED, "" when yamr stored none), as it does below once it has picked its
+# default. A build folder configured before yamr kept that record holds CMake's default under
+# CMake's help string "CUDA architectures": that is not the user's either.
 set(YAMR__CUDA_ARCHS_FROM "YAMR_CUDA_ARCHS")
+if(DEFINED CACHE{CMAKE_CUDA_ARCHITECTURES} AND NOT DEFINED YAMR__CUDA_ARCHS_STORED)
+  get_property(_yamr_help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
+  if(_yamr_help STREQUAL "CUDA architectures")
+    set(YAMR__CUDA_ARCHS_STORED "${CMAKE_CUDA_ARCHITECTURES}")
+  endif()
+  unset(_yamr_help)
+endif()
 if(DEFINED CMAKE_CUDA_ARCHITECTURES
    AND NOT "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "${YAMR__CUDA_ARCHS_STORED}")
   set(YAMR_CUDA_ARCHS "${CMAKE_CUDA_ARCHITECTURES}")
@@ -73,6 +82,8 @@ if(YAMR_RESOLVED_PLATFORM STREQUAL "nvidia")
     # The cache shows the list in use; a later value other than this one is the user's.
     set(CMAKE_CUDA_ARCHITECTURES "${YAMR_CUDA_ARCHS}" CACHE STRING "CUDA architectures" FORCE)
     set(YAMR__CUDA_ARCHS_STORED "${YAMR_CUDA_ARCHS}" CACHE INTERNAL "yamr's default, as stored")
+  else()
+    set(YAMR__CUDA_ARCHS_STORED "" CACHE INTERNAL "yamr's default, as stored")
   endif()
   message(STATUS "yamr: CUDA ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${YAMR_CUDA_ARCHS} (from ${YAMR__CUDA_ARCHS_FROM})")
 

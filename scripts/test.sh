@@ -292,6 +292,12 @@ if command -v nvcc > /dev/null; then
     || { echo "sm_86 is not in the CUDA flags" >&2; exit 1; }
   expect_configure ok "architectures 80;90 \(from YAMR_CUDA_ARCHS\)" \
     -DYAMR_PLATFORM=nvidia -DYAMR_CUDA_ARCHS="80;90"
+  # A folder whose cache holds CMake's own default (configured before yamr recorded its choice)
+  # gets yamr's default, not that.
+  mkdir -p build
+  echo 'set(CMAKE_CUDA_ARCHITECTURES 75 CACHE STRING "CUDA architectures")' > build/cmake-default.cmake
+  expect_configure ok "architectures 80;90 \(from YAMR_CUDA_ARCHS\)" \
+    -C build/cmake-default.cmake -DYAMR_PLATFORM=nvidia -DYAMR_CUDA_ARCHS="80;90"
 else
   echo "nvcc not found: the CUDA architecture checks are left out"
 fi
