@@ -4,8 +4,8 @@ include(CheckLanguage)
 
 set(YAMR_PLATFORM "auto" CACHE STRING "GPU platform: auto, nvidia, amd or cpu")
 set_property(CACHE YAMR_PLATFORM PROPERTY STRINGS auto nvidia amd cpu)
-set(YAMR_CUDA_ARCHS "" CACHE STRING "CUDA architectures (default: 70;80;90, or 75;80;90 for CUDA >= 13)")
-set(YAMR_HIP_ARCHS "gfx90a;gfx1030" CACHE STRING "AMD offload architectures (wave64 and wave32)")
+set(YAMR_CUDA_ARCHS "" CACHE STRING "Default CUDA architectures, when CMAKE_CUDA_ARCHITECTURES is not given (empty: 70;80;90, or 75;80;90 for CUDA >= 13)")
+set(YAMR_HIP_ARCHS "gfx90a;gfx1030" CACHE STRING "Default AMD offload architectures (wave64 and wave32), when neither CMAKE_HIP_ARCHITECTURES nor GPU_TARGETS is given")
 set(YAMR_HIP_FLAGS "" CACHE STRING "More hipcc flags, e.g. -mwavefrontsize64 for RDNA in wave64 mode")
 
 find_program(YAMR_HIPCC hipcc)
@@ -26,6 +26,44 @@ if(NOT YAMR_RESOLVED_PLATFORM MATCHES "^(nvidia|amd|cpu)$")
 endif()
 message(STATUS "yamr: GPU platform ${YAMR_RESOLVED_PLATFORM} (YAMR_PLATFORM=${YAMR_PLATFORM})")
 
+# ---- Architecture lists: what a user sets the CMake (or ROCm) way wins; YAMR_*_ARCHS are the
+# defaults. The normal variables YAMR_CUDA_ARCHS and YAMR_HIP_ARCHS hold the answer from here on.
+# CUDA: CMAKE_CUDA_ARCHITECTURES (or the CUDAARCHS environment variable that initialises it).
+# enable_language(CUDA) caches a compiler default in CMAKE_CUDA_ARCHITECTURES when it is unset,
+# so a value is the user's only when it differs from the one yamr stored there itself
+# (YAMR__CUDA_ARCHS_STORED, "" when yamr stored none), as it does below once it has picked its
+# default. A build folder configured before yamr kept that record holds CMake's default under
+# CMake's help string "CUDA architectures": that is not the user's either.
+set(YAMR__CUDA_ARCHS_FROM "YAMR_CUDA_ARCHS")
+if(DEFINED CACHE{CMAKE_CUDA_ARCHITECTURES} AND NOT DEFINED YAMR__CUDA_ARCHS_STORED)
+  get_property(_yamr_help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
+  if(_yamr_help STREQUAL "CUDA architectures")
+    set(YAMR__CUDA_ARCHS_STORED "${CMAKE_CUDA_ARCHITECTURES}")
+  endif()
+  unset(_yamr_help)
+endif()
+if(DEFINED CMAKE_CUDA_ARCHITECTURES
+   AND NOT "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "${YAMR__CUDA_ARCHS_STORED}")
+  set(YAMR_CUDA_ARCHS "${CMAKE_CUDA_ARCHITECTURES}")
+  set(YAMR__CUDA_ARCHS_FROM "CMAKE_CUDA_ARCHITECTURES")
+elseif(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT "$ENV{CUDAARCHS}" STREQUAL "")
+  set(YAMR_CUDA_ARCHS "$ENV{CUDAARCHS}")
+  set(YAMR__CUDA_ARCHS_FROM "the CUDAARCHS environment variable")
+endif()
+# AMD: CMAKE_HIP_ARCHITECTURES, or GPU_TARGETS as the ROCm libraries take it; both given must agree.
+set(YAMR__HIP_ARCHS_FROM "YAMR_HIP_ARCHS")
+if(DEFINED CMAKE_HIP_ARCHITECTURES AND DEFINED GPU_TARGETS
+   AND NOT "${CMAKE_HIP_ARCHITECTURES}" STREQUAL "${GPU_TARGETS}")
+  message(FATAL_ERROR "yamr: CMAKE_HIP_ARCHITECTURES (${CMAKE_HIP_ARCHITECTURES}) and GPU_TARGETS "
+                      "(${GPU_TARGETS}) differ: give one of them")
+elseif(DEFINED CMAKE_HIP_ARCHITECTURES)
+  set(YAMR_HIP_ARCHS "${CMAKE_HIP_ARCHITECTURES}")
+  set(YAMR__HIP_ARCHS_FROM "CMAKE_HIP_ARCHITECTURES")
+elseif(DEFINED GPU_TARGETS)
+  set(YAMR_HIP_ARCHS "${GPU_TARGETS}")
+  set(YAMR__HIP_ARCHS_FROM "GPU_TARGETS")
+endif()
+
 set(YAMR_HIP_INCLUDE_DIRS
     ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/hip_kernels
     ${PROJECT_BINARY_DIR}/include)
@@ -33,14 +71,21 @@ set(YAMR_HIP_INCLUDE_DIRS
 if(YAMR_RESOLVED_PLATFORM STREQUAL "nvidia")
   enable_language(CUDA)
   find_package(CUDAToolkit REQUIRED)
-  if(NOT YAMR_CUDA_ARCHS)
-    if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 13)
-      set(YAMR_CUDA_ARCHS "75;80;90") # CUDA 13 dropped sm_70 (Volta); Turing is the oldest ITS arch left
-    else()
-      set(YAMR_CUDA_ARCHS "70;80;90")
+  if(YAMR__CUDA_ARCHS_FROM STREQUAL "YAMR_CUDA_ARCHS")
+    if(NOT YAMR_CUDA_ARCHS)
+      if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 13)
+        set(YAMR_CUDA_ARCHS "75;80;90") # CUDA 13 dropped sm_70 (Volta); Turing is the oldest ITS arch left
+      else()
+        set(YAMR_CUDA_ARCHS "70;80;90")
+      endif()
     endif()
+    # The cache shows the list in use; a later value other than this one is the user's.
+    set(CMAKE_CUDA_ARCHITECTURES "${YAMR_CUDA_ARCHS}" CACHE STRING "CUDA architectures" FORCE)
+    set(YAMR__CUDA_ARCHS_STORED "${YAMR_CUDA_ARCHS}" CACHE INTERNAL "yamr's default, as stored")
+  else()
+    set(YAMR__CUDA_ARCHS_STORED "" CACHE INTERNAL "yamr's default, as stored")
   endif()
-  message(STATUS "yamr: CUDA ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${YAMR_CUDA_ARCHS}")
+  message(STATUS "yamr: CUDA ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${YAMR_CUDA_ARCHS} (from ${YAMR__CUDA_ARCHS_FROM})")
 
   # Use HIP's NVIDIA backend headers only when they compile with this CUDA toolkit.
   find_path(YAMR_HIP_INCLUDE_DIR hip/hip_runtime.h)
@@ -68,7 +113,7 @@ elseif(YAMR_RESOLVED_PLATFORM STREQUAL "amd")
     message(FATAL_ERROR "YAMR_PLATFORM=amd needs hipcc (Debian: apt-get install hipcc libamdhip64-dev rocm-device-libs)")
   endif()
   find_library(YAMR_AMDHIP64 amdhip64 REQUIRED)
-  message(STATUS "yamr: hipcc ${YAMR_HIPCC}, architectures ${YAMR_HIP_ARCHS}, "
+  message(STATUS "yamr: hipcc ${YAMR_HIPCC}, architectures ${YAMR_HIP_ARCHS} (from ${YAMR__HIP_ARCHS_FROM}), "
                  "flags '${YAMR_HIP_FLAGS}'")
 endif()
 

@@ -3,7 +3,7 @@
 # tests, and checks the installed package from the outside. CI runs it on a fresh Debian 12
 # machine without a GPU; it installs the Debian packages it needs when they are missing.
 #
-#     scripts/test.sh [--quick]
+#     scripts/test.sh [--quick | --install]
 #
 #   (a) build/cpu        CPU backend, ctest -L quick
 #   (b) build/cpu-asan   CPU backend, Debug, AddressSanitizer + UBSan, ctest -L quick
@@ -14,18 +14,24 @@
 #                        then the AMD assembly of every kernel read three ways (test/amd/): as
 #                        Debian's HIP 5.2 builds it, as a ROCm >= 7.2 compiler sees it (no
 #                        __AMDGCN_WAVEFRONT_SIZE; clang 19 from Debian), and gfx1030 in wave64
-#   (e) build/install    install of (a); examples/ built against it with find_package(yamr),
-#                        and a C program built with `pkg-config --cflags --libs yamr`
+#   (e) build/readme     the README's "Using the installed package" and "Fortran" commands
+#                        run as written, in a copy of the tree with a scratch $HOME; then
+#                        find_package(yamr COMPONENTS ...) from the outside
+#   (f) build/conventions  configure only: tests off without cmocka unless asked for, and the
+#                        CMake/ROCm architecture variables honoured (with nvcc, hipcc)
 #
-# --quick runs (a) only. Build folders are reused, so a second run only rebuilds what changed.
+# --quick runs (a) only; --install runs (a), (e) and (f). Build folders are reused, so a second
+# run only rebuilds what changed.
 set -euo pipefail
 
-usage() { sed -n '2,16s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,24s/^# \{0,1\}//p' "$0"; }
 
 quick=0
+install_only=0
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
+    --install) install_only=1 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "test.sh: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
   esac
@@ -59,9 +65,9 @@ trap on_exit EXIT
 
 # ---- Packages -----------------------------------------------------------------------------
 # cmake only recommends make, and --no-install-recommends skips recommendations: ask for it.
-packages=(cmake make gcc g++ libcmocka-dev pkg-config)
-((quick)) || packages+=(hipcc libamdhip64-dev rocm-device-libs clang-19 python3)
-((quick)) || packages+=(librocprim-dev) # rocPRIM: the AMD bench baseline
+packages=(cmake make gcc g++ gfortran libcmocka-dev pkg-config)
+((quick || install_only)) || packages+=(hipcc libamdhip64-dev rocm-device-libs clang-19 python3)
+((quick || install_only)) || packages+=(librocprim-dev) # rocPRIM: the AMD bench baseline
 begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
   missing=()
@@ -100,16 +106,16 @@ configure_and_build() {
 # quick_tests <folder>: the quick tests, or a note when that build has tests switched off.
 quick_tests() {
   local dir=$1
-  if grep -q '^YAMR_BUILD_TESTS:BOOL=ON' "$dir/CMakeCache.txt"; then
+  if grep -q '^YAMR_TESTS_BUILT:INTERNAL=ON' "$dir/CMakeCache.txt"; then
     ctest --test-dir "$dir" --output-on-failure --no-tests=error -L quick -j "$jobs"
   else
-    echo "tests are off in $dir (YAMR_BUILD_TESTS=OFF): nothing to run"
+    echo "tests are off in $dir (YAMR_BUILD_TESTS resolved to OFF): nothing to run"
   fi
 }
 
 # ---- (a) CPU ------------------------------------------------------------------------------
 begin_step cpu "CPU backend (build/cpu)"
-configure_and_build build/cpu -DYAMR_PLATFORM=cpu -DCMAKE_INSTALL_PREFIX="$root/build/install"
+configure_and_build build/cpu -DYAMR_PLATFORM=cpu
 quick_tests build/cpu
 end_step
 
@@ -119,6 +125,7 @@ if ((quick)); then
   exit 0
 fi
 
+if ((!install_only)); then
 # ---- (b) CPU with sanitizers --------------------------------------------------------------
 begin_step cpu-asan "CPU backend, Debug, ASan + UBSan (build/cpu-asan)"
 sanitize="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
@@ -186,44 +193,129 @@ echo "-- AMD assembly, gfx1030 in wave64 mode (clang 19, -mwavefrontsize64)"
 python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view -mwavefrontsize64" \
   --out build/amd/isa/wave64 --target gfx1030:64 "${kernels[@]}"
 end_step
+fi # not --install
 
 # ---- (e) The installed package, from the outside ------------------------------------------
-begin_step install "install build/cpu to build/install; examples/ and pkg-config against it"
-rm -rf build/install
-cmake --install build/cpu --prefix "$root/build/install"
-cmake -S examples -B build/example -DCMAKE_PREFIX_PATH="$root/build/install"
-cmake --build build/example -j "$jobs"
-./build/example/yamr_example_embed
+# The README's install commands (the indented lines between readme-install markers) run as
+# written, so the README and this test cannot drift apart. They run in a copy of the tree (its
+# tracked and unignored files) with a scratch $HOME, so they install into build/readme/home and
+# touch no folder of this checkout. The README lets the platform be chosen automatically: the
+# copy's build/release is configured for the CPU, without tests, first (the cache keeps that
+# choice), as this step checks the package, not the GPU builds (c) and (d) or the tests of (a).
+begin_step install "README install commands in build/readme; find_package components"
+readme=$root/build/readme
+rm -rf "$readme"
+mkdir -p "$readme/src" "$readme/home"
+if git -C "$root" rev-parse --git-dir > /dev/null 2>&1; then
+  git -C "$root" ls-files -z --cached --others --exclude-standard \
+    | (cd "$root" && xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$readme/src"
+else # a tree without its .git: everything but the build folders
+  tar -C "$root" --exclude='./build*' --exclude='./.deps' -cf - . | tar -xf - -C "$readme/src"
+fi
+awk '/<!-- readme-install:end/ { on = 0 } on && /^    / { print substr($0, 5) }
+     /<!-- readme-install:begin/ { on = 1 }' README.md > "$readme/commands.sh"
+echo "README install commands:"
+sed 's/^/    /' "$readme/commands.sh"
+grep -q 'cmake --install' "$readme/commands.sh" || { echo "no install commands in README.md" >&2; exit 1; }
+(
+  cd "$readme/src"
+  cmake -S . -B build/release -DYAMR_PLATFORM=cpu -DYAMR_BUILD_TESTS=OFF > /dev/null
+  HOME=$readme/home PKG_CONFIG_PATH='' bash -euo pipefail -x "$readme/commands.sh"
+)
+prefix=$readme/home/opt/yamr
+"$prefix/bin/yamr-bench" --help > /dev/null # installed with the library, and it starts
+# examples/ found a Fortran compiler, so it built the Fortran example with yamr::fortran too.
+"$readme/src/build/example/yamr_example_maxloc" | tail -n 1
 
-pc_dir=$(find "$root/build/install" -name yamr.pc -printf '%h\n' | head -n 1)
-[[ -n "$pc_dir" ]] || { echo "yamr.pc was not installed" >&2; exit 1; }
-export PKG_CONFIG_PATH="$pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-pc_flags=$(pkg-config --cflags --libs yamr)
-pc_libdir=$(pkg-config --variable=libdir yamr)
-echo "pkg-config --cflags --libs yamr: $pc_flags"
-mkdir -p build/pkgconfig-check
-cat > build/pkgconfig-check/check.c << 'EOF'
-#include <stdio.h>
-#include <yamr.h>
-
-int main(void)
-{
-    static const float in[] = {-2.0f, 7.5f, -9.0f, 7.5f, 0.0f};
-    yamr_context *ctx = NULL;
-    float max = 0.0f;
-    int64_t index = -1;
-    if (yamr_create(&ctx, YAMR_DEVICE_CPU) != YAMR_SUCCESS) return 1;
-    yamr_status s = yamr_argmax_f32(ctx, in, sizeof in / sizeof in[0], &max, &index);
-    yamr_destroy(ctx);
-    printf("yamr %s via pkg-config: argmax %g at %lld (%s)\n", YAMR_VERSION_STRING, max,
-           (long long)index, yamr_status_string(s));
-    return s == YAMR_SUCCESS && max == 7.5f && index == 1 ? 0 : 1;
-}
+# find_package(yamr COMPONENTS ...): a built component gives its target; one that was not
+# built fails with a message naming it.
+mkdir -p "$readme/components"
+cat > "$readme/components/CMakeLists.txt" << 'EOF'
+cmake_minimum_required(VERSION 3.25)
+project(components C)
+find_package(yamr CONFIG REQUIRED COMPONENTS ${COMPONENTS})
+foreach(c IN LISTS COMPONENTS)
+  if(NOT TARGET yamr::${c})
+    message(FATAL_ERROR "find_package(yamr COMPONENTS ${c}) gave no yamr::${c}")
+  endif()
+endforeach()
 EOF
-# shellcheck disable=SC2086 # pc_flags is a list of compiler flags
-"${CC:-cc}" -std=c99 -Wall -Werror build/pkgconfig-check/check.c $pc_flags -Wl,-rpath,"$pc_libdir" \
-  -o build/pkgconfig-check/check
-./build/pkgconfig-check/check
+components_check() { # <expected: ok|fail> <components>
+  local out rc=0
+  rm -rf "$readme/components/build"
+  out=$(cmake -S "$readme/components" -B "$readme/components/build" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DCOMPONENTS="$2" 2>&1) || rc=$?
+  if [[ $1 == ok ]] && ((rc == 0)); then
+    echo "find_package(yamr COMPONENTS $2): found"
+  elif [[ $1 == fail ]] && ((rc != 0)) \
+    && tr -s '[:space:]' ' ' <<< "$out" | grep -q "built without the component(s) $2"; then
+    echo "find_package(yamr COMPONENTS $2): fails as it should, saying:"
+    grep -A4 'Reason given by package' <<< "$out" | sed 's/^/    /'
+  else
+    echo "$out" >&2
+    echo "find_package(yamr COMPONENTS $2): expected $1" >&2
+    exit 1
+  fi
+}
+components_check ok fortran
+components_check fail nosuch
+end_step
+
+# ---- (f) Build conventions, configure only ------------------------------------------------
+# What a cluster user types at the configure step, and the `-- yamr:` line that answers it.
+begin_step conventions "configure only: tests without cmocka, architecture variables"
+conv=$root/build/conventions
+# expect_configure <ok|fail> <pattern> <cmake args...>: configures a fresh folder; the output
+# must match the pattern (an extended regular expression).
+expect_configure() {
+  local want=$1 pattern=$2 out rc=0
+  shift 2
+  rm -rf "$conv"
+  out=$(cmake -S "$root" -B "$conv" "$@" 2>&1) || rc=$?
+  local got=ok
+  ((rc == 0)) || got=fail
+  if [[ $got == "$want" ]] && tr -s '[:space:]' ' ' <<< "$out" | grep -qE "$pattern"; then
+    echo "$want as expected: cmake $* -> $(tr -s '[:space:]' ' ' <<< "$out" | grep -oE "$pattern" | head -n 1)"
+  else
+    echo "$out" >&2
+    echo "cmake $*: expected $want with output matching '$pattern' (exit $rc)" >&2
+    exit 1
+  fi
+}
+expect_configure ok "yamr: tests off: cmocka not found" \
+  -DYAMR_PLATFORM=cpu -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON
+expect_configure fail "YAMR_BUILD_TESTS=ON needs cmocka" \
+  -DYAMR_PLATFORM=cpu -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON -DYAMR_BUILD_TESTS=ON
+if command -v nvcc > /dev/null; then
+  expect_configure ok "architectures 86 \(from CMAKE_CUDA_ARCHITECTURES\)" \
+    -DYAMR_PLATFORM=nvidia -DCMAKE_CUDA_ARCHITECTURES=86
+  grep -rqE 'code=\[?[a-z_0-9,]*sm_86' "$conv/CMakeFiles/yamr_objects.dir/flags.make" \
+    || { echo "sm_86 is not in the CUDA flags" >&2; exit 1; }
+  expect_configure ok "architectures 80;90 \(from YAMR_CUDA_ARCHS\)" \
+    -DYAMR_PLATFORM=nvidia -DYAMR_CUDA_ARCHS="80;90"
+  # A folder whose cache holds CMake's own default (configured before yamr recorded its choice)
+  # gets yamr's default, not that.
+  mkdir -p build
+  echo 'set(CMAKE_CUDA_ARCHITECTURES 75 CACHE STRING "CUDA architectures")' > build/cmake-default.cmake
+  expect_configure ok "architectures 80;90 \(from YAMR_CUDA_ARCHS\)" \
+    -C build/cmake-default.cmake -DYAMR_PLATFORM=nvidia -DYAMR_CUDA_ARCHS="80;90"
+else
+  echo "nvcc not found: the CUDA architecture checks are left out"
+fi
+if command -v hipcc > /dev/null; then
+  expect_configure ok "architectures gfx942 \(from GPU_TARGETS\)" \
+    -DYAMR_PLATFORM=amd -DGPU_TARGETS=gfx942
+  grep -rq -- '--offload-arch=gfx942' "$conv/CMakeFiles/yamr_objects.dir/build.make" \
+    || { echo "gfx942 is not in the hipcc command" >&2; exit 1; }
+  expect_configure ok "architectures gfx1100;gfx90a \(from CMAKE_HIP_ARCHITECTURES\)" \
+    -DYAMR_PLATFORM=amd -DCMAKE_HIP_ARCHITECTURES="gfx1100;gfx90a"
+  expect_configure ok "architectures gfx90a;gfx1030 \(from YAMR_HIP_ARCHS\)" -DYAMR_PLATFORM=amd
+  expect_configure fail "CMAKE_HIP_ARCHITECTURES \(gfx1100\) and GPU_TARGETS \(gfx942\) differ" \
+    -DYAMR_PLATFORM=amd -DCMAKE_HIP_ARCHITECTURES=gfx1100 -DGPU_TARGETS=gfx942
+else
+  echo "hipcc not found: the AMD architecture checks are left out"
+fi
+rm -rf "$conv"
 end_step
 
 echo
