@@ -144,7 +144,8 @@ function(yamr_add_hip_sources target)
       get_filename_component(_abs ${_src} ABSOLUTE)
       get_filename_component(_name ${_src} NAME_WE)
       set(_obj ${CMAKE_CURRENT_BINARY_DIR}/${target}_hip/${_name}.o)
-      file(GLOB _deps ${PROJECT_SOURCE_DIR}/hip_kernels/*.h* ${PROJECT_SOURCE_DIR}/src/*.h
+      file(GLOB _deps ${PROJECT_SOURCE_DIR}/hip_kernels/*.h*
+           ${PROJECT_SOURCE_DIR}/hip_kernels/block/*.hpp ${PROJECT_SOURCE_DIR}/src/*.h
            ${PROJECT_SOURCE_DIR}/include/*.h)
       add_custom_command(OUTPUT ${_obj}
                          COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/${target}_hip

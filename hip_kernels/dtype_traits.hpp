@@ -10,15 +10,15 @@
 
 /* The two run-time choices of a key (yamr_keys.h), folded into masks once per kernel. */
 template <typename Key>
-struct yamr_key_mode {
+struct yamr__key_mode {
     Key flip;    /* all ones for MIN: its key is the complement of the MAX key */
     Key nan_key; /* top under YAMR_NAN_PROPAGATE (NaN wins), bottom under YAMR_NAN_IGNORE */
 };
 
 template <typename Key>
-__device__ inline yamr_key_mode<Key> yamr_key_mode_of(int is_min, int nan_ignore)
+__device__ inline yamr__key_mode<Key> yamr__key_mode_of(int is_min, int nan_ignore)
 {
-    yamr_key_mode<Key> m = {is_min ? ~(Key)0 : (Key)0, nan_ignore ? (Key)0 : ~(Key)0};
+    yamr__key_mode<Key> m = {is_min ? ~(Key)0 : (Key)0, nan_ignore ? (Key)0 : ~(Key)0};
     return m;
 }
 
@@ -29,15 +29,15 @@ __device__ inline yamr_key_mode<Key> yamr_key_mode_of(int is_min, int nan_ignore
  * the add without fast-math), then the sign flip makes the bits ordered. Half types are widened to
  * float exactly first, so their device keys are float keys.
  */
-__device__ inline uint32_t yamr_device_key_f32(float x, const yamr_key_mode<uint32_t> &m)
+__device__ inline uint32_t yamr__device_key_f32(float x, const yamr__key_mode<uint32_t> &m)
 {
     const uint32_t c = __float_as_uint(x + 0.0f);
     const uint32_t ord = c ^ ((uint32_t)((int32_t)c >> 31) | 0x80000000u);
     return x != x ? m.nan_key : ord ^ m.flip;
 }
 
-__device__ inline unsigned long long yamr_device_key_f64(double x,
-                                                        const yamr_key_mode<unsigned long long> &m)
+__device__ inline unsigned long long yamr__device_key_f64(double x,
+                                                        const yamr__key_mode<unsigned long long> &m)
 {
     const unsigned long long c = (unsigned long long)__double_as_longlong(x + 0.0);
     const unsigned long long ord = c ^ ((unsigned long long)((long long)c >> 63) | 0x8000000000000000ull);
@@ -45,7 +45,7 @@ __device__ inline unsigned long long yamr_device_key_f64(double x,
 }
 
 template <yamr_dtype T>
-struct yamr_dtype_traits;
+struct yamr__dtype_traits;
 
 /*
  * storage: the bits in memory; value: what they compare as in the dtype's own order (half types
@@ -54,28 +54,28 @@ struct yamr_dtype_traits;
  */
 #define YAMR_DTYPE_TRAITS(dtype, Storage, Value, value_expr, from_value_expr, Key, key_expr)     \
     template <>                                                                                \
-    struct yamr_dtype_traits<dtype> {                                                          \
+    struct yamr__dtype_traits<dtype> {                                                          \
         typedef Storage storage;                                                               \
         typedef Value value;                                                                   \
         typedef Key key;                                                                       \
         __device__ static inline Value to_value(Storage b) { return value_expr; }              \
         __device__ static inline Storage from_value(Value v) { return from_value_expr; }       \
-        __device__ static inline Key to_key(Storage b, const yamr_key_mode<Key> &m)            \
+        __device__ static inline Key to_key(Storage b, const yamr__key_mode<Key> &m)            \
         {                                                                                      \
             return key_expr;                                                                   \
         }                                                                                      \
     };
 
 YAMR_DTYPE_TRAITS(YAMR_DTYPE_F32, uint32_t, float, __uint_as_float(b), __float_as_uint(v),
-                  uint32_t, yamr_device_key_f32(to_value(b), m))
+                  uint32_t, yamr__device_key_f32(to_value(b), m))
 YAMR_DTYPE_TRAITS(YAMR_DTYPE_F64, uint64_t, double, __longlong_as_double((long long)b),
                   (uint64_t)__double_as_longlong(v), unsigned long long,
-                  yamr_device_key_f64(to_value(b), m))
-YAMR_DTYPE_TRAITS(YAMR_DTYPE_F16, uint16_t, float, yamr_half_to_float(b), yamr_float_to_half(v),
-                  uint32_t, yamr_device_key_f32(to_value(b), m))
+                  yamr__device_key_f64(to_value(b), m))
+YAMR_DTYPE_TRAITS(YAMR_DTYPE_F16, uint16_t, float, yamr__half_to_float(b), yamr__float_to_half(v),
+                  uint32_t, yamr__device_key_f32(to_value(b), m))
 YAMR_DTYPE_TRAITS(YAMR_DTYPE_BF16, uint16_t, float, __uint_as_float((uint32_t)b << 16),
                   (uint16_t)(__float_as_uint(v) >> 16), uint32_t,
-                  yamr_device_key_f32(to_value(b), m))
+                  yamr__device_key_f32(to_value(b), m))
 YAMR_DTYPE_TRAITS(YAMR_DTYPE_I32, uint32_t, int32_t, (int32_t)b, (uint32_t)v, uint32_t,
                   (b ^ 0x80000000u) ^ m.flip)
 YAMR_DTYPE_TRAITS(YAMR_DTYPE_U32, uint32_t, uint32_t, b, v, uint32_t, b ^ m.flip)
@@ -92,10 +92,10 @@ YAMR_DTYPE_TRAITS(YAMR_DTYPE_I64, uint64_t, long long, (long long)b, (uint64_t)v
  * then the caller must go the key way, which places NaNs by the policy.
  */
 template <yamr_dtype Dtype, bool Min, int N>
-__device__ inline int yamr_best_of(const typename yamr_dtype_traits<Dtype>::storage (&e)[N],
-                                   typename yamr_dtype_traits<Dtype>::value &best, bool &nan)
+__device__ inline int yamr__best_of(const typename yamr__dtype_traits<Dtype>::storage (&e)[N],
+                                   typename yamr__dtype_traits<Dtype>::value &best, bool &nan)
 {
-    typedef yamr_dtype_traits<Dtype> traits;
+    typedef yamr__dtype_traits<Dtype> traits;
     typedef typename traits::value value;
     best = traits::to_value(e[0]);
     value probe = best;
@@ -113,7 +113,7 @@ __device__ inline int yamr_best_of(const typename yamr_dtype_traits<Dtype>::stor
 }
 
 template <yamr_dtype Dtype>
-__device__ constexpr bool yamr_dtype_is_float()
+__device__ constexpr bool yamr__dtype_is_float()
 {
     return Dtype == YAMR_DTYPE_F32 || Dtype == YAMR_DTYPE_F64 || Dtype == YAMR_DTYPE_F16 ||
            Dtype == YAMR_DTYPE_BF16;

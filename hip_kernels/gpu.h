@@ -14,8 +14,8 @@ struct yamr__gpu {
     hipStream_t stream;
     yamr__result *d_result;         /* two result slots (min+max) on the device */
     yamr__result *h_result;         /* and their pinned host copy */
-    yamr_grid_workspace workspace;  /* owned for the context's lifetime: no allocation per call */
-    yamr_rows_workspace rows_workspace; /* the batched split shape's partials and row counters */
+    yamr__grid_workspace workspace;  /* owned for the context's lifetime: no allocation per call */
+    yamr__rows_workspace rows_workspace; /* the batched split shape's partials and row counters */
     /* Blocks of each grid kernel instance that fit on one multiprocessor of this device; 0
      * until the first launch of that instance asks the runtime. */
     int grid_blocks_per_unit[YAMR_DTYPE_COUNT][YAMR_VARIANT_COUNT][2];

@@ -3,45 +3,31 @@
 #include "gpu.h"
 #include "grid_reduce.hpp"
 
-/* The grid kernel instance for a variant; the instances of one dtype, width and slot count
- * share a signature. */
-template <yamr_dtype Dtype, int WarpSize, int Slots>
-static auto grid_kernel(yamr_variant v)
-    -> decltype(&yamr_grid_argmax_kernel<Dtype, YAMR_VARIANT_WARP_SHUFFLE, WarpSize, Slots>)
-{
-    switch (v) {
-    case YAMR_VARIANT_RACY_VOLATILE:
-        return yamr_grid_argmax_kernel<Dtype, YAMR_VARIANT_RACY_VOLATILE, WarpSize, Slots>;
-    case YAMR_VARIANT_RACY_ITS:
-        return yamr_grid_argmax_kernel<Dtype, YAMR_VARIANT_RACY_ITS, WarpSize, Slots>;
-    case YAMR_VARIANT_ATOMIC:
-        return yamr_grid_argmax_kernel<Dtype, YAMR_VARIANT_ATOMIC, WarpSize, Slots>;
-    case YAMR_VARIANT_SHARED_TREE:
-        return yamr_grid_argmax_kernel<Dtype, YAMR_VARIANT_SHARED_TREE, WarpSize, Slots>;
-    default:
-        return yamr_grid_argmax_kernel<Dtype, YAMR_VARIANT_WARP_SHUFFLE, WarpSize, Slots>;
-    }
-}
-
 /* Calls use(kernel, storage pointer type tag) with the grid kernel instance for the device's
- * warp width, the dtype, the variant and the slot count. */
+ * warp width, the variant's block algorithm, the dtype and the slot count; false (nothing
+ * called) for a variant without a block algorithm. */
 template <typename Use>
-static void with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
+static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
                              int slots, Use &&use)
 {
+    bool found = false;
     yamr__with_warp_width(gpu->warp_size, [&](auto width) {
-        constexpr int W = decltype(width)::value;
+        found = yamr__with_block_variant(variant, [&](auto block) {
+            constexpr int W = decltype(width)::value;
+            constexpr yamr_variant V = decltype(block)::value;
 #define YAMR_USE_DTYPE(D)                                                                      \
     {                                                                                          \
-        typedef typename yamr_dtype_traits<D>::storage Storage;                                \
+        typedef typename yamr__dtype_traits<D>::storage Storage;                               \
         if (slots == 2)                                                                        \
-            use(grid_kernel<D, W, 2>(variant), (const Storage *)NULL);                         \
+            use(yamr_grid_reduce_kernel<D, V, W, 2>, (const Storage *)NULL);                   \
         else                                                                                   \
-            use(grid_kernel<D, W, 1>(variant), (const Storage *)NULL);                         \
+            use(yamr_grid_reduce_kernel<D, V, W, 1>, (const Storage *)NULL);                   \
     }
-        YAMR_DISPATCH_DTYPE(dtype, YAMR_USE_DTYPE)
+            YAMR_DISPATCH_DTYPE(dtype, YAMR_USE_DTYPE)
 #undef YAMR_USE_DTYPE
+        });
     });
+    return found;
 }
 
 extern "C" yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype,
@@ -53,10 +39,11 @@ extern "C" yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype
         const yamr__device_scope on_device(gpu->device);
         YAMR_HIP_TRY(on_device.status(), err, errlen);
         hipError_t e = hipSuccess;
-        with_grid_kernel(gpu, dtype, variant, slots, [&](auto kernel, auto) {
-            e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&cached, kernel, YAMR__GRID_THREADS,
-                                                             0);
-        });
+        if (!with_grid_kernel(gpu, dtype, variant, slots, [&](auto kernel, auto) {
+                e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&cached, kernel,
+                                                                 YAMR__GRID_THREADS, 0);
+            }))
+            return YAMR_ERROR_UNSUPPORTED;
         YAMR_HIP_TRY(e, err, errlen);
     }
     *blocks = cached;
@@ -83,18 +70,22 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
     if (plan->kernel == YAMR_KERNEL_SEED) {
         launch_seed(gpu, call);
     } else {
-        yamr_grid_out out;
+        yamr__grid_out out;
         for (int k = 0; k < 2; ++k) {
             const int to_user = call->value_out[k] != NULL;
             out.value[k] = to_user ? call->value_out[k] : (void *)&gpu->d_result[k].value_bits;
             out.index[k] = to_user ? (long long *)call->index_out[k]
                                    : (long long *)&gpu->d_result[k].index;
         }
-        with_grid_kernel(gpu, call->dtype, plan->variant, slots, [&](auto kernel, auto storage) {
-            kernel<<<plan->grid_blocks, plan->block_threads, 0, gpu->stream>>>(
-                (decltype(storage))call->in, (long long)call->n, call->is_min, call->nan_ignore,
-                plan->vector_loads, gpu->workspace, out);
-        });
+        if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots,
+                              [&](auto kernel, auto storage) {
+                                  kernel<<<plan->grid_blocks, plan->block_threads, 0,
+                                           gpu->stream>>>((decltype(storage))call->in,
+                                                          (long long)call->n, call->is_min,
+                                                          call->nan_ignore, plan->vector_loads,
+                                                          gpu->workspace, out);
+                              }))
+            return YAMR_ERROR_UNSUPPORTED;
     }
     YAMR_HIP_TRY(hipGetLastError(), err, errlen);
     if (call->value_out[0]) return YAMR_SUCCESS; /* asynchronous: the results stay on the device */

@@ -19,7 +19,7 @@
 #define YAMR_NO_INDEX LLONG_MAX
 
 /* Device memory a context owns for the grid kernels. */
-struct yamr_grid_workspace {
+struct yamr__grid_workspace {
     unsigned long long *partial_key; /* [2][max_blocks] */
     long long *partial_index;        /* [2][max_blocks], YAMR_NO_INDEX when a block saw nothing */
     unsigned int *blocks_done;       /* 0 between launches: the last block resets it */
@@ -27,13 +27,13 @@ struct yamr_grid_workspace {
 };
 
 /* Where the answer goes (device memory). index -1: every element was NaN (YAMR_NAN_IGNORE). */
-struct yamr_grid_out {
+struct yamr__grid_out {
     void *value[2];
     long long *index[2]; /* may be NULL */
 };
 
 template <typename Key, int Slots>
-struct yamr_slots {
+struct yamr__slots {
     Key key[Slots];
     long long index[Slots]; /* YAMR_NO_INDEX until the thread sees an element */
 };
@@ -41,13 +41,13 @@ struct yamr_slots {
 /* Block-wide: the best key of each slot and the smallest index holding it, to every thread.
  * Threads whose index is YAMR_NO_INDEX hold the bottom key and never supply an index. */
 template <yamr_variant Variant, typename Key, int WarpSize, int Slots>
-__device__ inline void yamr_block_best(yamr_slots<Key, Slots> &s)
+__device__ inline void yamr__block_best(yamr__slots<Key, Slots> &s)
 {
     __shared__ unsigned long long first[Slots];
 #pragma unroll
     for (int k = 0; k < Slots; ++k) {
         if (threadIdx.x == 0) first[k] = YAMR_NO_INDEX;
-        const Key best = yamr_block_max_key<Variant, Key, WarpSize, false>(s.key[k], NULL);
+        const Key best = yamr__block_algorithm<Variant>::template max_key<Key, WarpSize, false>(s.key[k], NULL);
         if (s.index[k] != YAMR_NO_INDEX && s.key[k] == best)
             atomicMin(&first[k], (unsigned long long)s.index[k]);
         s.key[k] = best;
@@ -58,19 +58,19 @@ __device__ inline void yamr_block_best(yamr_slots<Key, Slots> &s)
 
 template <yamr_dtype Dtype, yamr_variant Variant, int WarpSize, int Slots>
 __global__ void __launch_bounds__(YAMR__GRID_THREADS)
-yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__restrict__ in,
+yamr_grid_reduce_kernel(const typename yamr__dtype_traits<Dtype>::storage *__restrict__ in,
                         long long n, int is_min, int nan_ignore, int aligned,
-                        yamr_grid_workspace ws, yamr_grid_out out)
+                        yamr__grid_workspace ws, yamr__grid_out out)
 {
-    typedef yamr_dtype_traits<Dtype> traits;
+    typedef yamr__dtype_traits<Dtype> traits;
     typedef typename traits::storage Storage;
     typedef typename traits::key Key;
-    if (!yamr_warp_width_matches<WarpSize>()) return;
+    if (!yamr__warp_width_matches<WarpSize>()) return;
 
-    yamr_key_mode<Key> mode[Slots];
+    yamr__key_mode<Key> mode[Slots];
 #pragma unroll
-    for (int k = 0; k < Slots; ++k) mode[k] = yamr_key_mode_of<Key>(Slots == 2 ? k : is_min, nan_ignore);
-    yamr_slots<Key, Slots> s;
+    for (int k = 0; k < Slots; ++k) mode[k] = yamr__key_mode_of<Key>(Slots == 2 ? k : is_min, nan_ignore);
+    yamr__slots<Key, Slots> s;
 #pragma unroll
     for (int k = 0; k < Slots; ++k) {
         s.key[k] = (Key)YAMR_KEY_BOTTOM;
@@ -85,10 +85,9 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
         }
     };
     /* A 16-byte vector: the best of its elements first, then one 64-bit index update per
-     * vector. Half types compare the elements by value (yamr_best_of) and key only the winner,
-     * unless the vector holds a NaN (H100: min+max 247 -> 193 us at 2^28, max and argmax 6-7%
-     * faster at 2^24, 0-3% at 2^28); wider types key every element in 32-bit arithmetic (by
-     * value, f32 took 46 -> 62 registers and max at 2^24 measured 2.5% slower). */
+     * vector. Half types compare the elements by value (yamr__best_of) and key only the winner,
+     * unless the vector holds a NaN; wider types key every element in 32-bit arithmetic, which
+     * measured faster (docs/performance.md, "Tuning constants"). */
     constexpr int per_vec = 16 / sizeof(Storage);
     auto consider_vector = [&](const uint4 raw, long long first) { /* by value: a register copy */
         Storage e[per_vec];
@@ -100,8 +99,8 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
 #pragma unroll
             for (int k = 0; k < Slots; ++k)
                 where[k] = (Slots == 2 ? k == 1 : is_min)
-                               ? yamr_best_of<Dtype, true>(e, best[k], nan)
-                               : yamr_best_of<Dtype, false>(e, best[k], nan);
+                               ? yamr__best_of<Dtype, true>(e, best[k], nan)
+                               : yamr__best_of<Dtype, false>(e, best[k], nan);
             if (!nan) {
 #pragma unroll
                 for (int k = 0; k < Slots; ++k)
@@ -150,7 +149,7 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
                 consider(k, traits::to_key(in[i], mode[k]), i);
     }
 
-    yamr_block_best<Variant, Key, WarpSize, Slots>(s);
+    yamr__block_best<Variant, Key, WarpSize, Slots>(s);
 
     /* Publish this block's result; the last block to arrive reduces all of them. A grid of one
      * block is its own last block and skips the round trip through the workspace. */
@@ -186,7 +185,7 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
                 }
             }
         }
-        yamr_block_best<Variant, Key, WarpSize, Slots>(s);
+        yamr__block_best<Variant, Key, WarpSize, Slots>(s);
         if (threadIdx.x == 0) *ws.blocks_done = 0;
     }
     if (threadIdx.x == 0) {
@@ -196,7 +195,7 @@ yamr_grid_argmax_kernel(const typename yamr_dtype_traits<Dtype>::storage *__rest
             *(Storage *)out.value[k] = in[index];
             if (out.index[k])
                 *out.index[k] =
-                    yamr_dtype_is_float<Dtype>() && s.key[k] == (Key)YAMR_KEY_BOTTOM ? -1 : index;
+                    yamr__dtype_is_float<Dtype>() && s.key[k] == (Key)YAMR_KEY_BOTTOM ? -1 : index;
         }
     }
 }

@@ -4,8 +4,8 @@
 
 /* A matrix: the plan's kernel, lanes per row and index width. */
 template <typename Acc, int WarpSize>
-static void launch_plan(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr_matrix_layout layout,
-                        const yamr_batch_args &args)
+static void launch_plan(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr__matrix_layout layout,
+                        const yamr__batch_args &args)
 {
     const typename Acc::storage *in = (const typename Acc::storage *)c->in;
     const yamr_plan *p = c->plan;
@@ -37,8 +37,8 @@ static void launch_plan(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr_matrix_la
 
 /* Segments: the plan's segment kernel, or the split for few segments. */
 template <typename Acc, int WarpSize>
-static void launch_plan(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr_segment_layout layout,
-                        const yamr_batch_args &args)
+static void launch_plan(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr__segment_layout layout,
+                        const yamr__batch_args &args)
 {
     const typename Acc::storage *in = (const typename Acc::storage *)c->in;
     const yamr_plan *p = c->plan;
@@ -53,16 +53,16 @@ static void launch_plan(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr_segment_l
 
 template <typename Acc, typename Layout>
 static void launch_width(yamr__gpu *gpu, const yamr__gpu_batch *c, Layout layout,
-                         const yamr_batch_args &args)
+                         const yamr__batch_args &args)
 {
     yamr__with_warp_width(gpu->warp_size, [&](auto width) {
         launch_plan<Acc, decltype(width)::value>(gpu, c, layout, args);
     });
 }
 
-static yamr_batch_args args_of(const yamr__gpu *gpu, const yamr__gpu_batch *c, size_t elem)
+static yamr__batch_args args_of(const yamr__gpu *gpu, const yamr__gpu_batch *c, size_t elem)
 {
-    yamr_batch_args a;
+    yamr__batch_args a;
     a.is_min = c->is_min;
     a.nan_ignore = c->nan_ignore;
     a.vectorize = ((uintptr_t)c->in % elem) == 0;
@@ -86,9 +86,9 @@ extern "C" yamr_status yamr__gpu_rows(yamr__gpu *gpu, const yamr__gpu_batch *c, 
 {
     const yamr__device_scope on_device(gpu->device);
     YAMR_HIP_TRY(on_device.status(), err, errlen);
-    const yamr_batch_args args = args_of(gpu, c, yamr_dtype_size(c->dtype));
-    const yamr_matrix_layout layout = {(long long)c->ld, (long long)c->cols};
-#define YAMR_LAUNCH_ROWS(D) launch_width<yamr_rows_best<D>>(gpu, c, layout, args)
+    const yamr__batch_args args = args_of(gpu, c, yamr_dtype_size(c->dtype));
+    const yamr__matrix_layout layout = {(long long)c->ld, (long long)c->cols};
+#define YAMR_LAUNCH_ROWS(D) launch_width<yamr__rows_best<D>>(gpu, c, layout, args)
     YAMR_DISPATCH_DTYPE(c->dtype, YAMR_LAUNCH_ROWS)
 #undef YAMR_LAUNCH_ROWS
     return finish(gpu, c, err, errlen);
@@ -99,9 +99,9 @@ extern "C" yamr_status yamr__gpu_segments(yamr__gpu *gpu, const yamr__gpu_batch 
 {
     const yamr__device_scope on_device(gpu->device);
     YAMR_HIP_TRY(on_device.status(), err, errlen);
-    const yamr_batch_args args = args_of(gpu, c, yamr_dtype_size(c->dtype));
-    const yamr_segment_layout layout = {(const long long *)c->offsets};
-#define YAMR_LAUNCH_SEGMENTS(D) launch_width<yamr_rows_best<D>>(gpu, c, layout, args)
+    const yamr__batch_args args = args_of(gpu, c, yamr_dtype_size(c->dtype));
+    const yamr__segment_layout layout = {(const long long *)c->offsets};
+#define YAMR_LAUNCH_SEGMENTS(D) launch_width<yamr__rows_best<D>>(gpu, c, layout, args)
     YAMR_DISPATCH_DTYPE(c->dtype, YAMR_LAUNCH_SEGMENTS)
 #undef YAMR_LAUNCH_SEGMENTS
     return finish(gpu, c, err, errlen);
@@ -112,11 +112,11 @@ extern "C" yamr_status yamr__gpu_softmax_stats(yamr__gpu *gpu, const yamr__gpu_b
 {
     const yamr__device_scope on_device(gpu->device);
     YAMR_HIP_TRY(on_device.status(), err, errlen);
-    const yamr_batch_args args = args_of(gpu, c, yamr_dtype_size(c->dtype));
-    const yamr_matrix_layout layout = {(long long)c->ld, (long long)c->cols};
+    const yamr__batch_args args = args_of(gpu, c, yamr_dtype_size(c->dtype));
+    const yamr__matrix_layout layout = {(long long)c->ld, (long long)c->cols};
     if (c->dtype == YAMR_DTYPE_F64)
-        launch_width<yamr_softmax_acc<double>>(gpu, c, layout, args);
+        launch_width<yamr__softmax_acc<double>>(gpu, c, layout, args);
     else
-        launch_width<yamr_softmax_acc<float>>(gpu, c, layout, args); /* the host allows F32, F64 */
+        launch_width<yamr__softmax_acc<float>>(gpu, c, layout, args); /* the host allows F32, F64 */
     return finish(gpu, c, err, errlen);
 }

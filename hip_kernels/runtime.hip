@@ -12,7 +12,7 @@ static yamr_status yamr__gpu_own_memory(yamr__gpu *g, int max_blocks, char *err,
     YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result, 2 * sizeof(yamr__result),
                                hipHostMallocDefault),
                  err, errlen);
-    yamr_grid_workspace *w = &g->workspace;
+    yamr__grid_workspace *w = &g->workspace;
     w->max_blocks = max_blocks;
     const size_t slots = 2 * (size_t)max_blocks;
     YAMR_HIP_TRY(hipMalloc((void **)&w->partial_key, slots * sizeof *w->partial_key), err, errlen);
@@ -20,7 +20,7 @@ static yamr_status yamr__gpu_own_memory(yamr__gpu *g, int max_blocks, char *err,
                  errlen);
     YAMR_HIP_TRY(hipMalloc((void **)&w->blocks_done, sizeof *w->blocks_done), err, errlen);
     YAMR_HIP_TRY(hipMemset(w->blocks_done, 0, sizeof *w->blocks_done), err, errlen);
-    yamr_rows_workspace *r = &g->rows_workspace;
+    yamr__rows_workspace *r = &g->rows_workspace;
     const size_t partials = YAMR__ROWS_SPLIT_MAX_PARTIALS, rows = YAMR__ROWS_SPLIT_MAX_ROWS;
     YAMR_HIP_TRY(hipMalloc((void **)&r->partial_a, partials * sizeof *r->partial_a), err, errlen);
     YAMR_HIP_TRY(hipMalloc((void **)&r->partial_b, partials * sizeof *r->partial_b), err, errlen);
@@ -53,9 +53,9 @@ extern "C" yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_i
     memset(&d, 0, sizeof d);
     d.vendor = YAMR_BUILD_VENDOR;
     snprintf(d.name, sizeof d.name, "%s", p.name);
-    yamr_arch_name(&p, d.arch, sizeof d.arch);
+    yamr__arch_name(&p, d.arch, sizeof d.arch);
     d.warp_size = p.warpSize;
-    d.independent_thread_scheduling = yamr_arch_has_its(&p);
+    d.independent_thread_scheduling = yamr__arch_has_its(&p);
     d.multiprocessors = p.multiProcessorCount;
     d.max_block_threads = p.maxThreadsPerBlock < 1024 ? p.maxThreadsPerBlock : 1024;
 

@@ -6,14 +6,14 @@
  *    CUDA toolkit at hand (CMake checks and defines __HIP_PLATFORM_NVIDIA__), or else the
  *    project's mapping of the HIP subset it uses onto CUDA (hip_cuda_compat.h);
  *  - YAMR_PLATFORM_NVIDIA / YAMR_PLATFORM_AMD for host code that must tell vendors apart;
- *  - yamr_warp_width_matches<W>(): whether W is the warp width of the device pass being compiled;
+ *  - yamr__warp_width_matches<W>(): whether W is the warp width of the device pass being compiled;
  *    yamr__platform_has_warp_width<W>(): whether a GPU of this platform can have warps of W;
  *    yamr__with_warp_width(): the host's run-time width to a template argument;
  *  - YAMR_HAS_ITS: 1 when lanes of a warp are scheduled independently (NVIDIA sm_70 and later);
- *  - yamr_lane_mask (32-bit on NVIDIA, 64-bit on AMD), yamr_shfl_down<W>(), yamr_shfl_xor<W>(),
- *    yamr_shfl<W>(), yamr_warp_extreme<W>(), yamr_first_lane<W>(), yamr_warp_sync(),
- *    yamr_any<W>();
- *  - yamr_exp2_fast(); YAMR_MIN_BLOCKS(): a __launch_bounds__ occupancy that the architecture
+ *  - yamr__lane_mask (32-bit on NVIDIA, 64-bit on AMD), yamr__shfl_down<W>(), yamr__shfl_xor<W>(),
+ *    yamr__shfl<W>(), yamr__warp_extreme<W>(), yamr__first_lane<W>(), yamr__warp_sync(),
+ *    yamr__any<W>();
+ *  - yamr__exp2_fast(); YAMR_MIN_BLOCKS(): a __launch_bounds__ occupancy that the architecture
  *    can hold.
  */
 #ifndef YAMR_PORT_H
@@ -44,12 +44,12 @@
 #endif
 
 #if defined(YAMR_PLATFORM_NVIDIA)
-typedef uint32_t yamr_lane_mask;
+typedef uint32_t yamr__lane_mask;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
 #define YAMR_HAS_ITS 1
 #endif
 #else
-typedef uint64_t yamr_lane_mask;
+typedef uint64_t yamr__lane_mask;
 /* The wave width of an AMD device pass. RDNA targets run wave32 or, with -mwavefrontsize64,
  * wave64, so the architecture alone does not tell. A current clang has
  * __builtin_amdgcn_wavefrontsize(), a constant the backend folds; older ones (ROCm < 6) lack it
@@ -104,7 +104,7 @@ inline bool yamr__with_warp_width(int warp_size, Launch &&launch)
  * the comparison is a constant the backend folds, so the instance for the other width compiles
  * to an empty body. The host never launches it (it picks W from the device's properties). */
 template <int WarpSize>
-__device__ inline bool yamr_warp_width_matches()
+__device__ inline bool yamr__warp_width_matches()
 {
 #if defined(YAMR_PLATFORM_NVIDIA)
     return WarpSize == 32;
@@ -117,13 +117,13 @@ __device__ inline bool yamr_warp_width_matches()
 
 /* Lanes [0, active) of a warp of width W. */
 template <int WarpSize>
-__device__ inline yamr_lane_mask yamr_lane_mask_first(int active)
+__device__ inline yamr__lane_mask yamr__lane_mask_first(int active)
 {
-    return active >= WarpSize ? ~(yamr_lane_mask)0 : (((yamr_lane_mask)1 << active) - 1);
+    return active >= WarpSize ? ~(yamr__lane_mask)0 : (((yamr__lane_mask)1 << active) - 1);
 }
 
 /* The vendor's shuffles over a warp of width WarpSize, every lane taking part:
- * yamr_shfl_down(v, d) gives lane + d's v, yamr_shfl_xor(v, d) lane ^ d's, yamr_shfl(v, d)
+ * yamr__shfl_down(v, d) gives lane + d's v, yamr__shfl_xor(v, d) lane ^ d's, yamr__shfl(v, d)
  * lane d's. */
 #if defined(YAMR_PLATFORM_NVIDIA)
 #define YAMR_SHUFFLE(name, nvidia, amd)                                                        \
@@ -140,22 +140,22 @@ __device__ inline yamr_lane_mask yamr_lane_mask_first(int active)
         return amd(v, d, WarpSize);                                                            \
     }
 #endif
-YAMR_SHUFFLE(yamr_shfl_down, __shfl_down_sync, __shfl_down)
-YAMR_SHUFFLE(yamr_shfl_xor, __shfl_xor_sync, __shfl_xor)
-YAMR_SHUFFLE(yamr_shfl, __shfl_sync, __shfl)
+YAMR_SHUFFLE(yamr__shfl_down, __shfl_down_sync, __shfl_down)
+YAMR_SHUFFLE(yamr__shfl_xor, __shfl_xor_sync, __shfl_xor)
+YAMR_SHUFFLE(yamr__shfl, __shfl_sync, __shfl)
 #undef YAMR_SHUFFLE
 
 /* The largest (Max) or smallest v over the whole warp, in every lane: one instruction on NVIDIA
  * sm_80 and later (redux.sync), a butterfly of shuffles elsewhere. */
 template <int WarpSize, bool Max>
-__device__ inline uint32_t yamr_warp_extreme(uint32_t v)
+__device__ inline uint32_t yamr__warp_extreme(uint32_t v)
 {
 #if defined(YAMR_PLATFORM_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     return Max ? __reduce_max_sync(0xffffffffu, v) : __reduce_min_sync(0xffffffffu, v);
 #else
 #pragma unroll
     for (int d = WarpSize / 2; d > 0; d /= 2) {
-        const uint32_t o = yamr_shfl_xor<WarpSize>(v, d);
+        const uint32_t o = yamr__shfl_xor<WarpSize>(v, d);
         v = (Max ? o > v : o < v) ? o : v;
     }
     return v;
@@ -164,17 +164,17 @@ __device__ inline uint32_t yamr_warp_extreme(uint32_t v)
 
 /* The lanes of the warp where pred holds, every lane taking part. */
 template <int WarpSize>
-__device__ inline yamr_lane_mask yamr_ballot(bool pred)
+__device__ inline yamr__lane_mask yamr__ballot(bool pred)
 {
 #if defined(YAMR_PLATFORM_NVIDIA)
     return __ballot_sync(0xffffffffu, pred);
 #else
-    return (yamr_lane_mask)__ballot(pred);
+    return (yamr__lane_mask)__ballot(pred);
 #endif
 }
 
 /* The lowest lane in a nonzero mask. */
-__device__ inline int yamr_lowest_lane(yamr_lane_mask m)
+__device__ inline int yamr__lowest_lane(yamr__lane_mask m)
 {
 #if defined(YAMR_PLATFORM_NVIDIA)
     return __ffs(m) - 1;
@@ -185,14 +185,14 @@ __device__ inline int yamr_lowest_lane(yamr_lane_mask m)
 
 /* The lowest lane of the warp where pred holds (pred must hold somewhere). */
 template <int WarpSize>
-__device__ inline int yamr_first_lane(bool pred)
+__device__ inline int yamr__first_lane(bool pred)
 {
-    return yamr_lowest_lane(yamr_ballot<WarpSize>(pred));
+    return yamr__lowest_lane(yamr__ballot<WarpSize>(pred));
 }
 
 /* Any lane of `mask` with pred true; every lane of `mask` must call it. */
 template <int WarpSize>
-__device__ inline bool yamr_any(yamr_lane_mask mask, bool pred)
+__device__ inline bool yamr__any(yamr__lane_mask mask, bool pred)
 {
 #if defined(YAMR_PLATFORM_NVIDIA)
     return __any_sync(mask, pred) != 0;
@@ -203,15 +203,15 @@ __device__ inline bool yamr_any(yamr_lane_mask mask, bool pred)
 }
 
 /* IEEE binary16 bits to float, exactly (one conversion instruction on both vendors). */
-__device__ inline float yamr_half_to_float(uint16_t bits) { return __half2float(__ushort_as_half(bits)); }
+__device__ inline float yamr__half_to_float(uint16_t bits) { return __half2float(__ushort_as_half(bits)); }
 
 /* float to IEEE binary16 bits, rounding to nearest: exact for every value a half holds. */
-__device__ inline uint16_t yamr_float_to_half(float x) { return __half_as_ushort(__float2half_rn(x)); }
+__device__ inline uint16_t yamr__float_to_half(float x) { return __half_as_ushort(__float2half_rn(x)); }
 
 /* 2^x by the hardware's approximation, results below 2^-126 flushed to zero (NVIDIA:
  * ex2.approx.ftz, 2 ulp, one instruction; __expf adds denormal fix-ups around it unless the
  * whole file is compiled with -ftz=true). */
-__device__ inline float yamr_exp2_fast(float x)
+__device__ inline float yamr__exp2_fast(float x)
 {
 #if defined(YAMR_PLATFORM_NVIDIA)
     float y;
@@ -223,7 +223,7 @@ __device__ inline float yamr_exp2_fast(float x)
 }
 
 /* Orders shared-memory accesses among the lanes of `mask` of one warp. */
-__device__ inline void yamr_warp_sync(yamr_lane_mask mask)
+__device__ inline void yamr__warp_sync(yamr__lane_mask mask)
 {
 #if defined(YAMR_PLATFORM_NVIDIA)
     __syncwarp(mask);
@@ -254,19 +254,19 @@ __device__ inline void yamr_warp_sync(yamr_lane_mask mask)
 #if defined(YAMR_PLATFORM_NVIDIA)
 #define YAMR_BUILD_VENDOR YAMR_VENDOR_NVIDIA
 /* "sm_90"; Volta (7.0) and later schedule the lanes of a warp independently. */
-static inline void yamr_arch_name(const hipDeviceProp_t *p, char *buf, size_t len)
+static inline void yamr__arch_name(const hipDeviceProp_t *p, char *buf, size_t len)
 {
     snprintf(buf, len, "sm_%d%d", p->major, p->minor);
 }
-static inline int yamr_arch_has_its(const hipDeviceProp_t *p) { return p->major >= 7; }
+static inline int yamr__arch_has_its(const hipDeviceProp_t *p) { return p->major >= 7; }
 #else
 #define YAMR_BUILD_VENDOR YAMR_VENDOR_AMD
 /* "gfx90a" from "gfx90a:sramecc+:xnack-"; wavefronts run in lockstep. */
-static inline void yamr_arch_name(const hipDeviceProp_t *p, char *buf, size_t len)
+static inline void yamr__arch_name(const hipDeviceProp_t *p, char *buf, size_t len)
 {
     snprintf(buf, len, "%.*s", (int)strcspn(p->gcnArchName, ":"), p->gcnArchName);
 }
-static inline int yamr_arch_has_its(const hipDeviceProp_t *p)
+static inline int yamr__arch_has_its(const hipDeviceProp_t *p)
 {
     (void)p;
     return 0;

@@ -2,8 +2,8 @@
 # Regenerates the code listings quoted in docs/race-codegen.md: the PTX (sm_90) and the AMD GCN
 # assembly (gfx90a, wave64; gfx1030, wave32) of the three racy kernels, float32, Probe = false:
 #   yamr_max_racy_kernel<W, false>                                          (the seed as written)
-#   yamr_block_argmax_kernel<YAMR_DTYPE_F32, YAMR_VARIANT_RACY_VOLATILE, W, false>
-#   yamr_block_argmax_kernel<YAMR_DTYPE_F32, YAMR_VARIANT_RACY_ITS, W, false>
+#   yamr_block_reduce_kernel<YAMR_DTYPE_F32, YAMR_VARIANT_RACY_VOLATILE, W, false>
+#   yamr_block_reduce_kernel<YAMR_DTYPE_F32, YAMR_VARIANT_RACY_ITS, W, false>
 # with W = 32 for sm_90 and gfx1030, W = 64 for gfx90a. Where cuobjdump is on PATH (the GPU
 # machine), the SASS of the sm_90 instances too.
 #   scripts/codegen.sh [OUTDIR]          (default: build/codegen)
@@ -23,11 +23,11 @@ printf '#define YAMR_API\n' > "$tmp/yamr_export.h"
 printf '#define YAMR_VERSION_STRING "0.1.0"\n#define YAMR_PLATFORM_STRING "x"\n' > "$tmp/yamr_version.h"
 cat > "$tmp/racy_instances.hip" <<'EOF'
 #include "block_reduce.hpp"
-template __global__ void yamr_max_racy_kernel<32, false>(const float *, int, yamr__result *, yamr_race_probe *);
-template __global__ void yamr_max_racy_kernel<64, false>(const float *, int, yamr__result *, yamr_race_probe *);
+template __global__ void yamr_max_racy_kernel<32, false>(const float *, int, yamr__result *, yamr__race_probe *);
+template __global__ void yamr_max_racy_kernel<64, false>(const float *, int, yamr__result *, yamr__race_probe *);
 #define YAMR_INSTANCE(V, W)                                                                     \
-    template __global__ void yamr_block_argmax_kernel<YAMR_DTYPE_F32, V, W, false>(             \
-        const uint32_t *, int, int, int, yamr__result *, yamr_race_probe *);
+    template __global__ void yamr_block_reduce_kernel<YAMR_DTYPE_F32, V, W, false>(             \
+        const uint32_t *, int, int, int, yamr__result *, yamr__race_probe *);
 YAMR_INSTANCE(YAMR_VARIANT_RACY_VOLATILE, 32)
 YAMR_INSTANCE(YAMR_VARIANT_RACY_VOLATILE, 64)
 YAMR_INSTANCE(YAMR_VARIANT_RACY_ITS, 32)
@@ -38,9 +38,9 @@ includes=(-I"$root/include" -I"$root/src" -I"$root/hip_kernels" -I"$tmp")
 # Mangled names: <kernel> <W>
 name() {
     case $1 in
-    seed) echo "_Z20yamr_max_racy_kernelILi$2ELb0EEvPKfiP12yamr__resultP15yamr_race_probe" ;;
-    volatile) echo "_Z24yamr_block_argmax_kernelIL10yamr_dtype0EL12yamr_variant2ELi$2ELb0EEvPKN17yamr_dtype_traitsIXT_EE7storageEiiiP12yamr__resultP15yamr_race_probe" ;;
-    its) echo "_Z24yamr_block_argmax_kernelIL10yamr_dtype0EL12yamr_variant3ELi$2ELb0EEvPKN17yamr_dtype_traitsIXT_EE7storageEiiiP12yamr__resultP15yamr_race_probe" ;;
+    seed) echo "_Z20yamr_max_racy_kernelILi$2ELb0EEvPKfiP12yamr__resultP16yamr__race_probe" ;;
+    volatile) echo "_Z24yamr_block_reduce_kernelIL10yamr_dtype0EL12yamr_variant2ELi$2ELb0EEvPKN18yamr__dtype_traitsIXT_EE7storageEiiiP12yamr__resultP16yamr__race_probe" ;;
+    its) echo "_Z24yamr_block_reduce_kernelIL10yamr_dtype0EL12yamr_variant3ELi$2ELb0EEvPKN18yamr__dtype_traitsIXT_EE7storageEiiiP12yamr__resultP16yamr__race_probe" ;;
     esac
 }
 # One kernel's body, numbered as in the whole file: <file> <mangled name> <ptx|gcn>

@@ -3,24 +3,11 @@
 
 #include "yamr_internal.h"
 
-#define W32 32u
-#define W64 64u
-
-/* In AUTO's order of preference: the in-block cycles measured on an H100 (docs/variants.md), fastest
- * first. RACY rows come last and are never picked. */
 const yamr__variant_info yamr__variants[] = {
-    {YAMR_VARIANT_ATOMIC, "atomic", W32 | W64, 0,
-     "atomic max on an order-preserving key is exact whatever the interleaving"},
-    {YAMR_VARIANT_WARP_SHUFFLE, "warp_shuffle", W32 | W64, 0,
-     "shuffles move values between lanes of one warp; barriers order the per-warp results"},
-    {YAMR_VARIANT_SHARED_TREE, "shared_tree", W32 | W64, 0,
-     "a barrier (or a warp barrier in the last warp) separates every tree level"},
-    {YAMR_VARIANT_RACY_ITS, "racy_its", W32 | W64, 0,
-     "racy loop, then a block-wide vote after a barrier retries until no thread holds a larger key"},
-    {YAMR_VARIANT_RACY_VOLATILE, "racy_volatile", W32 | W64, YAMR__RACY,
-     "wrong in 2-9% of multi-warp blocks on an H100: a stale store lands after another warp's last check"},
-    {YAMR_VARIANT_RACY, "racy", W32 | W64, YAMR__RACY | YAMR__F32_MAX_ONLY,
-     "the seed kernel as written: the compiler keeps the shared value in a register; wrong in 97-100%"},
+#define YAMR__VARIANT_ROW(id, name, widths, flags, correctness)                                \
+    {id, name, widths, flags, correctness},
+    YAMR__VARIANT_TABLE(YAMR__VARIANT_ROW)
+#undef YAMR__VARIANT_ROW
 };
 const int yamr__variant_count = (int)(sizeof yamr__variants / sizeof yamr__variants[0]);
 

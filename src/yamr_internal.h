@@ -18,15 +18,44 @@ enum {
     YAMR__F32_MAX_ONLY = 1u << 2    /* the seed kernel: float32 MAX, nothing else */
 };
 
+/* Warp widths a variant is instantiated for, as a bit mask. */
+#define YAMR__W32 32u
+#define YAMR__W64 64u
+
+/*
+ * The variant table: X(id, name, warp widths, flags, correctness) per single-block algorithm, in
+ * AUTO's order of preference (the in-block cycles measured on an H100, docs/variants.md, fastest
+ * first); RACY rows come last and are never picked. variants.c makes the registry of it and the
+ * launchers (hip_kernels/block_reduce.hpp, yamr__with_block_variant) their one switch from a
+ * run-time variant to a block algorithm. A new variant is a row here, its block algorithm (one
+ * file under hip_kernels/block/) and its enum value in yamr.h.
+ */
+#define YAMR__VARIANT_TABLE(X)                                                                 \
+    X(YAMR_VARIANT_ATOMIC, "atomic", YAMR__W32 | YAMR__W64, 0,                                 \
+      "atomic max on an order-preserving key is exact whatever the interleaving")              \
+    X(YAMR_VARIANT_WARP_SHUFFLE, "warp_shuffle", YAMR__W32 | YAMR__W64, 0,                     \
+      "shuffles move values between lanes of one warp; barriers order the per-warp results")   \
+    X(YAMR_VARIANT_SHARED_TREE, "shared_tree", YAMR__W32 | YAMR__W64, 0,                       \
+      "a barrier (or a warp barrier in the last warp) separates every tree level")             \
+    X(YAMR_VARIANT_RACY_ITS, "racy_its", YAMR__W32 | YAMR__W64, 0,                             \
+      "racy loop, then a block-wide vote after a barrier retries until no thread holds a "    \
+      "larger key")                                                                            \
+    X(YAMR_VARIANT_RACY_VOLATILE, "racy_volatile", YAMR__W32 | YAMR__W64, YAMR__RACY,          \
+      "wrong in 2-9% of multi-warp blocks on an H100: a stale store lands after another "     \
+      "warp's last check")                                                                     \
+    X(YAMR_VARIANT_RACY, "racy", YAMR__W32 | YAMR__W64, YAMR__RACY | YAMR__F32_MAX_ONLY,       \
+      "the seed kernel as written: the compiler keeps the shared value in a register; wrong "  \
+      "in 97-100%")
+
 typedef struct {
     yamr_variant id;
     const char *name;
-    unsigned warp_widths; /* bit mask of the warp widths it is instantiated for: 32, 64 */
+    unsigned warp_widths; /* bit mask of the warp widths it is instantiated for: YAMR__W32/W64 */
     unsigned flags;
     const char *correctness; /* one line: why it is (or is not) correct, and where */
 } yamr__variant_info;
 
-/* Rows in AUTO's order of preference (fastest first, as measured: docs/variants.md). */
+/* The rows of YAMR__VARIANT_TABLE, in its order. */
 extern const yamr__variant_info yamr__variants[];
 extern const int yamr__variant_count;
 
@@ -124,11 +153,9 @@ yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yam
 #define YAMR__SEGMENT_WARP_MAX_PER_LANE 16
 /* A segment's group, by element size: 4 lanes for elements of 2 and 4 bytes (32 elements each),
  * since most of the segment kernel's instructions are per group, not per element; 8 lanes for
- * 8-byte elements, which would hold 64 registers of elements per lane with 4 (H100, 2^20
- * segments of 0..127: f32 108 us in groups of 4, 126 in groups of 8; bf16 99 and 125; f64 in
- * groups of 16, 279-314 against 225). A matrix row keeps groups of 8 lanes: in groups of 4, f32
- * 65536 x 128 measured 15.8 us at 5 and at 4 blocks per multiprocessor, 19.4-19.7 at 6, against
- * 15.0. Overridable at compile time for measurements. */
+ * 8-byte elements, which would hold 64 registers of elements per lane with 4. A matrix row keeps
+ * groups of 8 lanes (measurements: docs/performance.md, "Tuning constants"). Overridable at
+ * compile time for measurements. */
 #ifndef YAMR__SEGMENT_LANES_NARROW
 #define YAMR__SEGMENT_LANES_NARROW 4
 #endif
@@ -137,6 +164,34 @@ yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yam
 #endif
 #define YAMR__SEGMENT_GROUP_LANES(esize)                                                       \
     ((esize) == 8 ? YAMR__SEGMENT_LANES_WIDE : YAMR__SEGMENT_LANES_NARROW)
+
+/* 16-byte loads in flight per thread in the block and split kernels. */
+#define YAMR__ROWS_BLOCK_UNROLL 4
+/* Blocks per multiprocessor the register budget of a batched kernel must allow (the second
+ * argument of __launch_bounds__, through YAMR_MIN_BLOCKS), by element size: the lanes kernel
+ * (2 and 4 bytes, 8 bytes) and the segment kernel (2, 4, 8 bytes). Measured on an H100:
+ * docs/performance.md, "Tuning constants". Overridable at compile time for measurements. */
+#ifndef YAMR__ROWS_LANES_MIN_BLOCKS
+#define YAMR__ROWS_LANES_MIN_BLOCKS 6
+#endif
+#ifndef YAMR__ROWS_LANES_MIN_BLOCKS_WIDE
+#define YAMR__ROWS_LANES_MIN_BLOCKS_WIDE 4
+#endif
+#ifndef YAMR__SEGMENTS_MIN_BLOCKS_HALF
+#define YAMR__SEGMENTS_MIN_BLOCKS_HALF 6
+#endif
+#ifndef YAMR__SEGMENTS_MIN_BLOCKS
+#define YAMR__SEGMENTS_MIN_BLOCKS 5
+#endif
+#ifndef YAMR__SEGMENTS_MIN_BLOCKS_WIDE
+#define YAMR__SEGMENTS_MIN_BLOCKS_WIDE 4
+#endif
+/* The bound for one kernel by its element size: `half` for 2 bytes, `narrow` for 4, `wide`
+ * for 8 (which need more registers). */
+#define YAMR__ROWS_BOUND(storage, half, narrow, wide)                                          \
+    YAMR_MIN_BLOCKS(YAMR__ROWS_THREADS, sizeof(storage) == 2   ? (half)                         \
+                                        : sizeof(storage) == 4 ? (narrow)                       \
+                                                               : (wide))
 
 /* What an empty segment yields (yamr.h): index -1 and the canonical quiet NaN of a float dtype,
  * 0 for an integer dtype. */

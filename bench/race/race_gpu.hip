@@ -18,25 +18,21 @@
 
 template <int WarpSize, bool Probe>
 static void launch(yamr_variant v, int blocks, int threads, const float *in, int n,
-                   yamr__result *out, yamr_race_probe *probe)
+                   yamr__result *out, yamr__race_probe *probe)
 {
-    const uint32_t *bits = (const uint32_t *)in;
-#define YAMR_RACE_LAUNCH(V)                                                                    \
-    yamr_block_argmax_kernel<YAMR_DTYPE_F32, V, WarpSize, Probe><<<blocks, threads>>>(bits, n, 0, 0, out, probe)
-    switch (v) {
-    case YAMR_VARIANT_RACY: yamr_max_racy_kernel<WarpSize, Probe><<<blocks, threads>>>(in, n, out, probe); break;
-    case YAMR_VARIANT_RACY_VOLATILE: YAMR_RACE_LAUNCH(YAMR_VARIANT_RACY_VOLATILE); break;
-    case YAMR_VARIANT_RACY_ITS: YAMR_RACE_LAUNCH(YAMR_VARIANT_RACY_ITS); break;
-    case YAMR_VARIANT_ATOMIC: YAMR_RACE_LAUNCH(YAMR_VARIANT_ATOMIC); break;
-    case YAMR_VARIANT_SHARED_TREE: YAMR_RACE_LAUNCH(YAMR_VARIANT_SHARED_TREE); break;
-    default: YAMR_RACE_LAUNCH(YAMR_VARIANT_WARP_SHUFFLE); break;
+    if (v == YAMR_VARIANT_RACY) { /* the seed kernel is its own kernel */
+        yamr_max_racy_kernel<WarpSize, Probe><<<blocks, threads>>>(in, n, out, probe);
+        return;
     }
-#undef YAMR_RACE_LAUNCH
+    yamr__with_block_variant(v, [&](auto block) {
+        yamr_block_reduce_kernel<YAMR_DTYPE_F32, decltype(block)::value, WarpSize, Probe>
+            <<<blocks, threads>>>((const uint32_t *)in, n, 0, 0, out, probe);
+    });
 }
 
 template <bool Probe>
 static void launch_any(int warp_size, yamr_variant v, int blocks, int threads, const float *in,
-                       int n, yamr__result *out, yamr_race_probe *probe)
+                       int n, yamr__result *out, yamr__race_probe *probe)
 {
     yamr__with_warp_width(warp_size, [&](auto width) {
         launch<decltype(width)::value, Probe>(v, blocks, threads, in, n, out, probe);
@@ -68,19 +64,19 @@ extern "C" yamr_status race_gpu_measure(int device, yamr_variant v, int threads,
     hipDeviceProp_t p;
     TRY(hipGetDeviceProperties(&p, device));
     const int warp = p.warpSize, n = threads;
-    const int launched = yamr_block_threads(v, n, warp);
+    const int launched = yamr__block_threads(v, n, warp);
     const int warps = (launched + warp - 1) / warp;
     const int64_t chunk = std::min<int64_t>(trials, 16384);
 
     std::vector<float> host((size_t)chunk * n);
     std::vector<yamr__result> results(chunk);
-    std::vector<yamr_race_probe> probes(chunk);
+    std::vector<yamr__race_probe> probes(chunk);
     float *d_in = NULL;
     yamr__result *d_out = NULL;
-    yamr_race_probe *d_probe = NULL;
+    yamr__race_probe *d_probe = NULL;
     TRY(hipMalloc((void **)&d_in, host.size() * sizeof(float)));
     TRY(hipMalloc((void **)&d_out, chunk * sizeof(yamr__result)));
-    TRY(hipMalloc((void **)&d_probe, chunk * sizeof(yamr_race_probe)));
+    TRY(hipMalloc((void **)&d_probe, chunk * sizeof(yamr__race_probe)));
 
     uint64_t rng = seed;
     std::vector<int> first, all;
@@ -92,11 +88,11 @@ extern "C" yamr_status race_gpu_measure(int device, yamr_variant v, int threads,
         for (int b = 0; b < blocks; ++b) yamr_race_sim_fill(order, n, &host[(size_t)b * n], &rng);
         TRY(hipMemcpy(d_in, host.data(), (size_t)blocks * n * sizeof(float), hipMemcpyHostToDevice));
         TRY(hipMemset(d_out, 0xff, blocks * sizeof(yamr__result))); /* poison */
-        TRY(hipMemset(d_probe, 0, blocks * sizeof(yamr_race_probe)));
+        TRY(hipMemset(d_probe, 0, blocks * sizeof(yamr__race_probe)));
         launch_any<true>(warp, v, blocks, launched, d_in, n, d_out, d_probe);
         TRY(hipGetLastError());
         TRY(hipMemcpy(results.data(), d_out, blocks * sizeof(yamr__result), hipMemcpyDeviceToHost));
-        TRY(hipMemcpy(probes.data(), d_probe, blocks * sizeof(yamr_race_probe), hipMemcpyDeviceToHost));
+        TRY(hipMemcpy(probes.data(), d_probe, blocks * sizeof(yamr__race_probe), hipMemcpyDeviceToHost));
         for (int b = 0; b < blocks; ++b) {
             const float *x = &host[(size_t)b * n];
             float truth = x[0];

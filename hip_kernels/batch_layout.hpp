@@ -1,0 +1,48 @@
+/* What a batched kernel is given besides its input: the split workspace, the arguments, and
+ * the layouts that say where row (or segment) r starts and how long it is. */
+#ifndef YAMR_BATCH_LAYOUT_HPP
+#define YAMR_BATCH_LAYOUT_HPP
+
+#include "dtype_traits.hpp"
+#include "yamr_internal.h"
+
+/* The split shape's device memory, owned by the context (runtime.hip). */
+struct yamr__rows_workspace {
+    unsigned long long *partial_a; /* [YAMR__ROWS_SPLIT_MAX_PARTIALS]: a key, or a max's bits */
+    unsigned long long *partial_b; /* an index, or a sum's bits */
+    unsigned int *rows_done; /* [YAMR__ROWS_SPLIT_MAX_ROWS], 0 between launches */
+};
+
+/* Everything a batched kernel needs besides the input and the layout. */
+struct yamr__batch_args {
+    int is_min, nan_ignore;
+    int vectorize; /* `in` is aligned to its element: 16-byte loads between boundaries */
+    int blocks_per_row; /* split shape */
+    void *out_a; /* values, or row maxima: one element per row */
+    void *out_b; /* int64 indices (may be NULL), or row sums */
+    yamr__rows_workspace ws;
+};
+
+/* ---- Layouts: where row r starts and how long it is. ---- */
+
+struct yamr__matrix_layout {
+    long long ld, cols;
+    __device__ inline void extent(long long r, long long &begin, long long &length) const
+    {
+        begin = r * ld;
+        length = cols;
+    }
+};
+
+/* A decreasing pair of offsets is an empty segment: no element outside [begin, end) is read. */
+struct yamr__segment_layout {
+    const long long *offsets;
+    __device__ inline void extent(long long s, long long &begin, long long &length) const
+    {
+        begin = offsets[s];
+        const long long end = offsets[s + 1];
+        length = end > begin ? end - begin : 0;
+    }
+};
+
+#endif /* YAMR_BATCH_LAYOUT_HPP */

@@ -1,0 +1,22 @@
+/* Shared-memory atomic max: exact under any interleaving. */
+#ifndef YAMR_BLOCK_ATOMIC_HPP
+#define YAMR_BLOCK_ATOMIC_HPP
+
+#include "block_common.hpp"
+
+template <>
+struct yamr__block_algorithm<YAMR_VARIANT_ATOMIC> {
+    static constexpr bool exists = true;
+    template <typename Key, int WarpSize, bool Probe>
+    static __device__ Key max_key(Key key, yamr__race_probe *)
+    {
+        __shared__ Key shared_best;
+        if (threadIdx.x == 0) shared_best = YAMR_KEY_BOTTOM;
+        __syncthreads();
+        atomicMax(&shared_best, key);
+        __syncthreads();
+        return shared_best;
+    }
+};
+
+#endif /* YAMR_BLOCK_ATOMIC_HPP */
