@@ -67,4 +67,8 @@ int run_sweep(int argc, char **argv);
 
 int run_rows(int argc, char **argv);
 
+/* ---- latency (bench/latency.c) ---- */
+
+int run_latency(int argc, char **argv);
+
 #endif

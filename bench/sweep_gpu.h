@@ -46,6 +46,11 @@ size_t sweep_l2_bytes(int device);
 int sweep_launch_floor(int warmup, int reps, int queued, double *median_us, double *min_us,
                        char *err, size_t errlen);
 
+/* The synchronous floor: an empty kernel launched on the default stream, then the stream
+ * synchronized, as a synchronous call ends. Returns 0, or nonzero (always in a build without a
+ * GPU backend). */
+int sweep_empty_launch_sync(void);
+
 /* The vendor baseline of this build: "cub" (NVIDIA: CUB of the CUDA toolkit), "rocprim" (AMD:
  * rocPRIM's reduce, in CUB's place; bench/baseline_rocprim.hip) or "none". */
 const char *baseline_name(void);

@@ -157,6 +157,12 @@ extern "C" int sweep_launch_floor(int warmup, int reps, int queued, double *medi
     return 0;
 }
 
+extern "C" int sweep_empty_launch_sync(void)
+{
+    sweep_empty_kernel<<<1, 32>>>();
+    return hipGetLastError() != hipSuccess || hipStreamSynchronize(0) != hipSuccess;
+}
+
 /* The read ceiling: a plain streaming read, 16-byte loads, four in flight per thread, each block
  * a contiguous 16 KiB (the best of the layouts tried on the H100: grid-striding, 128 to 1024
  * threads, 2 to 16 loads per thread, all within 3% at 16 MiB to 1 GiB). The XOR of what it reads

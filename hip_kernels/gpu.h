@@ -12,8 +12,11 @@ struct yamr__gpu {
     int warp_size;
     int multiprocessors;
     hipStream_t stream;
-    yamr__result *d_result;         /* two result slots (min+max) on the device */
-    yamr__result *h_result;         /* and their pinned host copy */
+    /* Two result slots (min+max) of synchronous calls: pinned host memory mapped into the
+     * device's address space (h_result as the host reads it, d_result as kernels write it), so
+     * that the answer needs no copy after the kernel, only the stream's synchronization. */
+    yamr__result *h_result;
+    yamr__result *d_result;
     yamr__grid_workspace workspace;  /* owned for the context's lifetime: no allocation per call */
     yamr__rows_workspace rows_workspace; /* the batched split shape's partials and row counters */
     /* Blocks of each grid kernel instance that fit on one multiprocessor of this device; 0

@@ -4,14 +4,14 @@
 
 #include "gpu.h"
 
-/* The context's device memory: result slots, their pinned host copy, the grid workspace and the
- * batched split workspace. */
+/* The context's memory: the mapped result slots, the grid workspace and the batched split
+ * workspace. */
 static yamr_status yamr__gpu_own_memory(yamr__gpu *g, int max_blocks, char *err, size_t errlen)
 {
-    YAMR_HIP_TRY(hipMalloc((void **)&g->d_result, 2 * sizeof(yamr__result)), err, errlen);
     YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result, 2 * sizeof(yamr__result),
-                               hipHostMallocDefault),
+                               hipHostMallocMapped),
                  err, errlen);
+    YAMR_HIP_TRY(hipHostGetDevicePointer((void **)&g->d_result, g->h_result, 0), err, errlen);
     yamr__grid_workspace *w = &g->workspace;
     w->max_blocks = max_blocks;
     const size_t slots = 2 * (size_t)max_blocks;
@@ -81,7 +81,6 @@ extern "C" void yamr__gpu_close(yamr__gpu *gpu)
     if (!gpu) return;
     const yamr__device_scope on_device(gpu->device);
     /* nothing to report to from a destructor; hipFree(NULL) is a no-op */
-    (void)hipFree(gpu->d_result);
     (void)hipHostFree(gpu->h_result);
     (void)hipFree(gpu->workspace.partial_key);
     (void)hipFree(gpu->workspace.partial_index);

@@ -1,0 +1,229 @@
+/*
+ * yamr-bench latency: a synchronous call as an HPC loop makes it, timed by the host's clock from
+ * the call to the answer in host memory. Per size, in one run: the floor (an empty kernel
+ * launched and the stream synchronized), yamr's synchronous argmax, and the vendor baseline as a
+ * user would call it (CUB's or rocPRIM's ArgMax, then one copy each of the value and the index
+ * to the host). The answers are checked against the CPU backend before timing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_common.h"
+#include "cli.h"
+#include "commands.h"
+#include "sweep_gpu.h"
+
+enum { OPT_SIZES = CLI_OPT_FIRST_OWN, OPT_REPS };
+
+static void usage(void)
+{
+    printf("usage: yamr-bench latency [--sizes E,E,...] [--reps N] [--device D] [--out DIR]\n"
+           "Host wall clock of one synchronous float32 argmax of 2^E elements, from the call to\n"
+           "the answer in host memory (median of N calls), next to the floor (an empty kernel\n"
+           "launch and a stream synchronize) and the vendor baseline with its two copies to the\n"
+           "host. Defaults: --sizes 10,16,20 --reps 2000. Needs a GPU. --out writes\n"
+           "DIR/latency.csv.\n");
+}
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct {
+    yamr_context *ctx;
+    const float *in;
+    long long n;
+    void *temp, *dvalue;
+    long long *dindex;
+    size_t temp_bytes;
+    float value;
+    int64_t index;
+} latency_args;
+
+enum { RUN_FLOOR, RUN_YAMR, RUN_BASELINE };
+
+static int run_once(latency_args *a, int what)
+{
+    switch (what) {
+    case RUN_FLOOR: return sweep_empty_launch_sync();
+    case RUN_YAMR:
+        return yamr_argmax_f32(a->ctx, a->in, (size_t)a->n, &a->value, &a->index) != YAMR_SUCCESS;
+    default: {
+        long long index = -1;
+        size_t temp_bytes = a->temp_bytes;
+        if (baseline_cub(YAMR_DTYPE_F32, 1, a->in, a->n, a->temp, &temp_bytes, a->dvalue,
+                         a->dindex, NULL))
+            return 1;
+        if (yamr_copy_to_host(a->ctx, &a->value, a->dvalue, sizeof a->value) != YAMR_SUCCESS ||
+            yamr_copy_to_host(a->ctx, &index, a->dindex, sizeof index) != YAMR_SUCCESS)
+            return 1;
+        a->index = index;
+        return 0;
+    }
+    }
+}
+
+/* The median of `reps` timed calls after `reps / 10` untimed ones, in us; -1 on failure. */
+static double median_us(latency_args *a, int what, int reps, double *scratch)
+{
+    for (int r = 0; r < reps / 10 + 1; ++r)
+        if (run_once(a, what)) return -1;
+    for (int r = 0; r < reps; ++r) {
+        const double t0 = now_us();
+        if (run_once(a, what)) return -1;
+        scratch[r] = now_us() - t0;
+    }
+    qsort(scratch, (size_t)reps, sizeof *scratch, cmp_double);
+    return scratch[reps / 2];
+}
+
+int run_latency(int argc, char **argv)
+{
+    static const struct option options[] = {CLI_OPTION_HELP, CLI_OPTION_OUT, CLI_OPTION_DEVICE,
+                                            {"sizes", required_argument, NULL, OPT_SIZES},
+                                            {"reps", required_argument, NULL, OPT_REPS},
+                                            CLI_OPTION_END};
+    long long sizes[16] = {10, 16, 20}, n;
+    int size_count = 3, reps = 2000, dev = CLI_DEVICE_ANY, reset = 1, opt;
+    const char *out = NULL;
+    while ((opt = cli_next("latency", argc, argv, options, &reset)) != -1) {
+        switch (opt) {
+        case CLI_OPT_HELP: usage(); return 0;
+        case CLI_OPT_OUT: out = optarg; break;
+        case CLI_OPT_DEVICE:
+            if (cli_device("latency", optarg, &dev)) return CLI_USAGE;
+            break;
+        case OPT_SIZES:
+            if (cli_int_list("latency", "--sizes", optarg, 0, 30, sizes, 16, &size_count))
+                return CLI_USAGE;
+            break;
+        case OPT_REPS:
+            if (cli_int("latency", "--reps", optarg, 10, 1000000, &n)) return CLI_USAGE;
+            reps = (int)n;
+            break;
+        default: return CLI_USAGE;
+        }
+    }
+    if (cli_no_operands("latency", argc, argv, optind)) return CLI_USAGE;
+    if (dev == YAMR_DEVICE_CPU) return cli_refuse("latency", "needs a GPU (--device cpu given)");
+    if (out && cli_out_dir("latency", out)) return CLI_USAGE;
+    yamr_context *ctx;
+    identity id;
+    int on_gpu;
+    const int opened = bench_open("latency", dev, stdout, 1, &ctx, &id, &on_gpu);
+    if (opened) return opened;
+    if (!on_gpu) {
+        yamr_destroy(ctx);
+        fprintf(stderr, "yamr-bench latency: needs a GPU; none opened\n");
+        return 1;
+    }
+    const int baseline = baseline_cub_available();
+    long long most = 0;
+    for (int k = 0; k < size_count; ++k)
+        if (sizes[k] > most) most = sizes[k];
+    latency_args a;
+    memset(&a, 0, sizeof a);
+    a.ctx = ctx;
+    void *in = NULL, *dvalue = NULL, *dindex = NULL;
+    double *scratch = (double *)malloc((size_t)reps * sizeof *scratch);
+    float *host = (float *)malloc(((size_t)1 << most) * sizeof *host);
+    yamr_context *cpu = NULL;
+    char err[256] = "";
+    int failed = !scratch || !host || yamr_create(&cpu, YAMR_DEVICE_CPU) != YAMR_SUCCESS ||
+                 yamr_device_alloc(ctx, ((size_t)1 << most) * sizeof(float), &in) != YAMR_SUCCESS ||
+                 yamr_device_alloc(ctx, 16, &dvalue) != YAMR_SUCCESS ||
+                 yamr_device_alloc(ctx, 16, &dindex) != YAMR_SUCCESS;
+    a.dvalue = dvalue;
+    a.dindex = (long long *)dindex;
+    FILE *csv = NULL;
+    if (!failed && out) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/latency.csv", out);
+        csv = fopen(path, "w");
+        if (!csv) failed = 1;
+        else
+            fprintf(csv, "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,n,"
+                         "floor_us,yamr_us,baseline,baseline_us,reps\n");
+    }
+    printf("synchronous float32 argmax, host wall clock from the call to the answer in host "
+           "memory,\nmedian of %d calls (floor: an empty kernel launch + stream synchronize; %s: "
+           "its ArgMax + two copies to the host)\n\n",
+           reps, baseline ? baseline_name() : "no baseline");
+    printf("%10s %10s %10s %11s %10s %14s\n", "n", "floor us", "yamr us", "yamr/floor",
+           baseline ? baseline_name() : "-", baseline ? "baseline/yamr" : "");
+    for (int k = 0; k < size_count && !failed; ++k) {
+        a.n = 1ll << sizes[k];
+        a.in = (const float *)in;
+        if (sweep_fill(YAMR_DTYPE_F32, in, (size_t)a.n, 7 + (unsigned long long)k, err,
+                       sizeof err) ||
+            yamr_copy_to_host(ctx, host, in, (size_t)a.n * sizeof *host) != YAMR_SUCCESS) {
+            failed = 1;
+            break;
+        }
+        float want = 0;
+        int64_t want_index = -1;
+        a.temp = NULL;
+        a.temp_bytes = 0;
+        if (yamr_argmax_f32(cpu, host, (size_t)a.n, &want, &want_index) != YAMR_SUCCESS ||
+            run_once(&a, RUN_YAMR) || a.index != want_index) {
+            snprintf(err, sizeof err, "yamr's argmax of 2^%lld disagrees with the CPU backend",
+                     sizes[k]);
+            failed = 1;
+            break;
+        }
+        double base = -1;
+        if (baseline) {
+            if (baseline_cub(YAMR_DTYPE_F32, 1, in, a.n, NULL, &a.temp_bytes, dvalue, a.dindex,
+                             NULL) ||
+                yamr_device_alloc(ctx, a.temp_bytes ? a.temp_bytes : 1, &a.temp) != YAMR_SUCCESS ||
+                run_once(&a, RUN_BASELINE) || a.index != want_index) {
+                snprintf(err, sizeof err, "the baseline's argmax of 2^%lld failed or disagrees",
+                         sizes[k]);
+                failed = 1;
+                break;
+            }
+            base = median_us(&a, RUN_BASELINE, reps, scratch);
+            yamr_device_free(ctx, a.temp);
+        }
+        const double floor_us = median_us(&a, RUN_FLOOR, reps, scratch);
+        const double yamr_us = median_us(&a, RUN_YAMR, reps, scratch);
+        if (floor_us < 0 || yamr_us < 0) {
+            snprintf(err, sizeof err, "a timed call failed");
+            failed = 1;
+            break;
+        }
+        char base_text[32] = "-", ratio_text[32] = "";
+        if (base >= 0) {
+            snprintf(base_text, sizeof base_text, "%.2f", base);
+            snprintf(ratio_text, sizeof ratio_text, "%.2f", base / yamr_us);
+        }
+        printf("%10lld %10.2f %10.2f %11.2f %10s %14s\n", a.n, floor_us, yamr_us,
+               yamr_us / floor_us, base_text, ratio_text);
+        if (csv) {
+            csv_identity(csv, &id);
+            fprintf(csv, "%lld,%.3f,%.3f,%s,%s,%d\n", a.n, floor_us, yamr_us, baseline_name(),
+                    base >= 0 ? base_text : "", reps);
+        }
+    }
+    if (failed) fprintf(stderr, "yamr-bench latency: %s\n", err[0] ? err : "setup failed");
+    if (csv) fclose(csv);
+    yamr_device_free(ctx, in);
+    yamr_device_free(ctx, dvalue);
+    yamr_device_free(ctx, dindex);
+    yamr_destroy(cpu);
+    yamr_destroy(ctx);
+    free(scratch);
+    free(host);
+    return failed;
+}
