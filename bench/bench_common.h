@@ -66,5 +66,7 @@ int bench_time_host(sweep_call call, void *arg, int warmup, int reps, double *me
 int run_sweep(int argc, char **argv);
 /* yamr-bench rows [options]: the batched reductions (rows.c) */
 int run_rows(int argc, char **argv);
+/* yamr-bench mpi [options], under mpiexec: the MPI layer against a user's MAXLOC (mpi.c) */
+int run_mpi(int argc, char **argv);
 
 #endif

@@ -440,6 +440,7 @@ static void usage(FILE *f)
             "usage: yamr-bench race   [--trials N] [--threads 32,64,...] [--variants a,b,...]\n"
             "                         [--seed S] [--device D] [--no-sim] [--out PREFIX]\n"
             "       yamr-bench sweep  [options]   (yamr-bench sweep --help)\n"
+            "       mpiexec -n R yamr-bench mpi [--reps N] [--warmup N] [--cpu] [--out PREFIX]\n"
             "       yamr-bench merge  [--out DIR] RESULTS.csv...\n"
             "       yamr-bench report [--trials N] [--out DIR]\n"
             "\n"
@@ -519,6 +520,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "sweep")) return run_sweep(argc - 2, argv + 2);
     if (!strcmp(argv[1], "rows")) return run_rows(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "mpi")) return run_mpi(argc - 2, argv + 2);
     if (!strcmp(argv[1], "merge")) {
         const char *dir = ".";
         int first = 2;
