@@ -15,8 +15,9 @@
  *    (max, sum) pairs to the host, one MPI_Allreduce with a user operation merging the pairs in
  *    float (m = max, s = s1 exp(m1 - m) + s2 exp(m2 - m)), and back.
  * Each rep: MPI_Barrier, then the call timed by MPI_Wtime on every rank; a rep's time is the
- * largest over the ranks; the table gives the median and minimum over --reps (default 200,
- * after --warmup 20) and yamr's median over the baseline's. Results are checked against the
+ * largest over the ranks; yamr's reps and the baseline's alternate. The table gives the median
+ * and minimum over --reps (default 200, after --warmup 20) and yamr's median over the
+ * baseline's. Results are checked against the
  * baseline before timing.
  *
  * Device: on a machine with GPUs, the node-local rank (MPI_Comm_split_type with
@@ -172,27 +173,35 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median and minimum over reps of the slowest rank's time, in microseconds; 1 on failure. */
-static int time_call(bench_case *c, bench_call call, int warmup, int reps, double *median_us,
-                     double *min_us)
+static void median_min(double *t, int reps, double *median_us, double *min_us)
 {
-    double *t = (double *)malloc((size_t)reps * sizeof *t);
-    double *slowest = (double *)malloc((size_t)reps * sizeof *slowest);
+    qsort(t, (size_t)reps, sizeof *t, compare_double);
+    *median_us = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    *min_us = t[0];
+}
+
+/* yamr's call and the baseline's, alternating rep by rep so that both see the same machine (a
+ * shared or oversubscribed one changes by the second): median and minimum over reps of the
+ * slowest rank's time, in microseconds. Returns 1 when a call failed on any rank. */
+static int time_pair(bench_case *c, bench_call yamr_call, bench_call baseline_call, int warmup,
+                     int reps, double out[4])
+{
+    double *t = (double *)malloc(4 * (size_t)reps * sizeof *t), *slowest = t + 2 * reps;
     int failed = 0, any_failed = 0;
-    for (int i = 0; i < warmup; ++i) failed |= call(c) != YAMR_SUCCESS;
-    for (int i = 0; i < reps; ++i) {
-        MPI_Barrier(c->b->comm);
-        const double t0 = MPI_Wtime();
-        failed |= call(c) != YAMR_SUCCESS;
-        t[i] = (MPI_Wtime() - t0) * 1e6;
-    }
-    MPI_Allreduce(t, slowest, reps, MPI_DOUBLE, MPI_MAX, c->b->comm);
+    for (int i = 0; i < warmup; ++i)
+        failed |= (yamr_call(c) != YAMR_SUCCESS) | (baseline_call(c) != YAMR_SUCCESS);
+    for (int i = 0; i < reps; ++i)
+        for (int k = 0; k < 2; ++k) {
+            MPI_Barrier(c->b->comm);
+            const double t0 = MPI_Wtime();
+            failed |= (k == 0 ? yamr_call : baseline_call)(c) != YAMR_SUCCESS;
+            t[k * reps + i] = (MPI_Wtime() - t0) * 1e6;
+        }
+    MPI_Allreduce(t, slowest, 2 * reps, MPI_DOUBLE, MPI_MAX, c->b->comm);
     MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, c->b->comm);
-    qsort(slowest, (size_t)reps, sizeof *slowest, compare_double);
-    *median_us = reps % 2 ? slowest[reps / 2] : 0.5 * (slowest[reps / 2 - 1] + slowest[reps / 2]);
-    *min_us = slowest[0];
+    median_min(slowest, reps, &out[0], &out[1]);
+    median_min(slowest + reps, reps, &out[2], &out[3]);
     free(t);
-    free(slowest);
     return any_failed;
 }
 
@@ -280,9 +289,9 @@ static int run_case(bench_mpi *b, const case_row *k, int warmup, int reps, FILE 
                     "failed: not timed\n", k->name, k->shape);
         rc = 1;
     } else {
-        double y_med, y_min, b_med, b_min;
-        int failed = time_call(&c, k->yamr_call, warmup, reps, &y_med, &y_min);
-        failed |= time_call(&c, k->baseline_call, warmup, reps, &b_med, &b_min);
+        double t[4];
+        const int failed = time_pair(&c, k->yamr_call, k->baseline_call, warmup, reps, t);
+        const double y_med = t[0], y_min = t[1], b_med = t[2], b_min = t[3];
         if (b->rank == 0) {
             printf("%-14s %-22s %5d  %10.1f %10.1f  %10.1f %10.1f  %6.2f%s\n", k->name, k->shape,
                    b->ranks, y_med, y_min, b_med, b_min, y_med / b_med,
@@ -358,7 +367,7 @@ int run_mpi(int argc, char **argv)
                          "baseline_min_us,ratio\n");
     }
     if (b.rank == 0) {
-        char name[64];
+        char name[MPI_MAX_LIBRARY_VERSION_STRING];
         int len = 0;
         MPI_Get_library_version(name, &len);
         name[strcspn(name, "\n")] = 0;

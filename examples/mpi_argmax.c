@@ -49,7 +49,8 @@ int main(int argc, char **argv)
     if (s == YAMR_SUCCESS) {
         for (size_t i = 0; i < n_local; ++i) {
             const int64_t global = (int64_t)rank * (int64_t)n_local + (int64_t)i;
-            host[i] = -(float)(global > peak ? global - peak : peak - global);
+            const int64_t distance = global > peak ? global - peak : peak - global;
+            host[i] = distance ? -(float)distance : 0.0f; /* +0.0 at the peak */
         }
         s = yamr_device_alloc(ctx, n_local * sizeof *host, &in);
     }

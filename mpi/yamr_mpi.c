@@ -16,6 +16,7 @@
  *  - SOFTMAX: a (max, sum) pair in double, merged as in yamr_softmax_stats_rows().
  */
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,14 +129,37 @@ static void merge_cells(void *in, void *inout, int *len, MPI_Datatype *type)
     }
 }
 
-/* ---- The exchange: the datatype and the operation live for one call (no static state) ---- */
+/*
+ * ---- The exchange's datatype and operation: made once per process ----
+ * They are the same for every communicator, context and thread, and depend on no device, so they
+ * are made once (pthread_once) rather than per call, where they cost as much as the exchange of a
+ * one-element reduction itself (docs/performance.md, "MPI"). MPI_Finalize frees them: it deletes
+ * MPI_COMM_SELF's attributes first, while MPI still works, and one of them is ours.
+ */
 
 typedef struct {
     MPI_Datatype cell;
     MPI_Op merge;
+    int made; /* 1 when both are usable */
 } exchange;
 
-static yamr_status exchange_open(exchange *x)
+static exchange yamr__mpi_exchange = {MPI_DATATYPE_NULL, MPI_OP_NULL, 0};
+static pthread_once_t yamr__mpi_exchange_once = PTHREAD_ONCE_INIT;
+
+static int free_exchange(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm;
+    (void)value;
+    (void)extra;
+    exchange *x = &yamr__mpi_exchange;
+    x->made = 0;
+    if (x->merge != MPI_OP_NULL) MPI_Op_free(&x->merge);
+    if (x->cell != MPI_DATATYPE_NULL) MPI_Type_free(&x->cell);
+    MPI_Comm_free_keyval(&keyval);
+    return MPI_SUCCESS;
+}
+
+static void make_exchange(void)
 {
     const int lengths[5] = {1, 1, 1, 1, 1};
     const MPI_Aint displacements[5] = {
@@ -143,9 +167,9 @@ static yamr_status exchange_open(exchange *x)
         offsetof(yamr__mpi_cell, rank), offsetof(yamr__mpi_cell, kind)};
     const MPI_Datatype types[5] = {MPI_UINT64_T, MPI_UINT64_T, MPI_UINT64_T, MPI_INT32_T,
                                    MPI_INT32_T};
+    exchange *x = &yamr__mpi_exchange;
     MPI_Datatype packed;
-    x->cell = MPI_DATATYPE_NULL;
-    x->merge = MPI_OP_NULL;
+    int keyval = MPI_KEYVAL_INVALID;
     int rc = MPI_Type_create_struct(5, lengths, displacements, types, &packed);
     if (rc == MPI_SUCCESS) {
         rc = MPI_Type_create_resized(packed, 0, sizeof(yamr__mpi_cell), &x->cell);
@@ -153,13 +177,18 @@ static yamr_status exchange_open(exchange *x)
     }
     if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&x->cell);
     if (rc == MPI_SUCCESS) rc = MPI_Op_create(merge_cells, 1, &x->merge);
-    return rc == MPI_SUCCESS ? YAMR_SUCCESS : YAMR_ERROR_COMMUNICATION;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_exchange, &keyval, NULL);
+    if (rc == MPI_SUCCESS) rc = MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
+    x->made = rc == MPI_SUCCESS;
 }
 
-static void exchange_close(exchange *x)
+/* The process's datatype and operation; YAMR_ERROR_COMMUNICATION when MPI could not make them. */
+static yamr_status get_exchange(const exchange **x)
 {
-    if (x->merge != MPI_OP_NULL) MPI_Op_free(&x->merge);
-    if (x->cell != MPI_DATATYPE_NULL) MPI_Type_free(&x->cell);
+    pthread_once(&yamr__mpi_exchange_once, make_exchange);
+    *x = &yamr__mpi_exchange;
+    return yamr__mpi_exchange.made ? YAMR_SUCCESS : YAMR_ERROR_COMMUNICATION;
 }
 
 /* ---- Building and reading cells ---- */
@@ -335,12 +364,11 @@ static yamr_status reduce_common(yamr_context *ctx, MPI_Comm comm, int op, yamr_
                           local);
     put_size(cells + 1, f.ranks, f.rank, local == YAMR_SUCCESS ? (uint64_t)n_local : 0);
 
-    exchange x;
-    s = exchange_open(&x);
+    const exchange *x;
+    s = get_exchange(&x);
     if (s == YAMR_SUCCESS &&
-        MPI_Allreduce(MPI_IN_PLACE, cells, count, x.cell, x.merge, comm) != MPI_SUCCESS)
+        MPI_Allreduce(MPI_IN_PLACE, cells, count, x->cell, x->merge, comm) != MPI_SUCCESS)
         s = YAMR_ERROR_COMMUNICATION;
-    exchange_close(&x);
     if (s == YAMR_SUCCESS) s = read_agree(&cells[0]);
     if (s == YAMR_SUCCESS) s = read_offsets(cells + 1, f.ranks, offsets);
     if (s == YAMR_SUCCESS) {
@@ -522,10 +550,10 @@ static yamr_status rows_common(yamr_context *ctx, MPI_Comm comm, const rows_call
                          local);
     head[1] = agree_cell((uint64_t)c->rows, YAMR_SUCCESS);
     put_size(head + 2, f.ranks, f.rank, local == YAMR_SUCCESS ? (uint64_t)c->cols_local : 0);
-    exchange x;
-    s = exchange_open(&x);
+    const exchange *x;
+    s = get_exchange(&x);
     if (s == YAMR_SUCCESS &&
-        MPI_Allreduce(MPI_IN_PLACE, head, head_count, x.cell, x.merge, comm) != MPI_SUCCESS)
+        MPI_Allreduce(MPI_IN_PLACE, head, head_count, x->cell, x->merge, comm) != MPI_SUCCESS)
         s = YAMR_ERROR_COMMUNICATION;
     if (s == YAMR_SUCCESS) s = read_agree(&head[0]);
     if (s == YAMR_SUCCESS) s = read_agree(&head[1]);
@@ -539,7 +567,7 @@ static yamr_status rows_common(yamr_context *ctx, MPI_Comm comm, const rows_call
         for (size_t r = 0; r < rows; ++r)
             data[1 + r] = row_cell(c, &f, have && computed == YAMR_SUCCESS, host_values,
                                    host_second, r);
-        if (MPI_Allreduce(MPI_IN_PLACE, data, (int)rows + 1, x.cell, x.merge, comm) !=
+        if (MPI_Allreduce(MPI_IN_PLACE, data, (int)rows + 1, x->cell, x->merge, comm) !=
             MPI_SUCCESS)
             s = YAMR_ERROR_COMMUNICATION;
         if (s == YAMR_SUCCESS) s = read_agree(&data[0]);
@@ -555,7 +583,6 @@ static yamr_status rows_common(yamr_context *ctx, MPI_Comm comm, const rows_call
                                     rows * (c->softmax ? elem : sizeof(int64_t)));
     }
 
-    exchange_close(&x);
     free(head);
     free(offsets);
     free(data);
