@@ -5,18 +5,19 @@
 #
 #     scripts/test.sh [--quick]
 #
-#   (a) build/cpu        CPU backend, ctest -L quick
+#   (a) build/cpu        CPU backend, ctest -L quick (with the MPI layer's tests at 1-4 ranks)
 #   (b) build/cpu-asan   CPU backend, Debug, AddressSanitizer + UBSan, ctest -L quick
 #   (c) build/nvidia     nvcc, default architectures, ctest -L quick (GPU tests skip without a
 #                        GPU); skipped, with the reason, when nvcc is not found
 #   (d) build/amd        hipcc: library, tests and examples compile and link (nothing runs)
 #   (e) build/install    install of (a); examples/ built against it with find_package(yamr),
-#                        and a C program built with `pkg-config --cflags --libs yamr`
+#                        and a C program built with `pkg-config --cflags --libs yamr`; the MPI
+#                        example against both, at 2 ranks
 #
 # --quick runs (a) only. Build folders are reused, so a second run only rebuilds what changed.
 set -euo pipefail
 
-usage() { sed -n '2,16s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,17s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 for arg in "$@"; do
@@ -56,6 +57,7 @@ trap on_exit EXIT
 # ---- Packages -----------------------------------------------------------------------------
 # cmake only recommends make, and --no-install-recommends skips recommendations: ask for it.
 packages=(cmake make gcc g++ libcmocka-dev pkg-config)
+packages+=(mpich libmpich-dev) # the MPI layer (yamr::mpi) and its tests under mpiexec
 ((quick)) || packages+=(hipcc libamdhip64-dev rocm-device-libs)
 begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
@@ -104,8 +106,19 @@ quick_tests() {
 
 # ---- (a) CPU ------------------------------------------------------------------------------
 begin_step cpu "CPU backend (build/cpu)"
-configure_and_build build/cpu -DYAMR_PLATFORM=cpu -DCMAKE_INSTALL_PREFIX="$root/build/install"
+configure_and_build build/cpu -DYAMR_PLATFORM=cpu -DCMAKE_INSTALL_PREFIX="$root/build/install" \
+  -DYAMR_WITH_MPI=ON
 quick_tests build/cpu
+end_step
+
+# ---- (a2) The MPI layer (yamr::mpi) -------------------------------------------------------
+# (a) built it (YAMR_WITH_MPI=ON: no MPI is an error, not a silent skip) and ran its tests:
+# test_mpi under mpiexec at 1, 2, 3 and 4 ranks on the CPU backend, each under ctest's TIMEOUT
+# (a hung collective fails the test), and the example at 2 ranks. Here: they were all there.
+begin_step mpi "MPI layer: its tests ran in (a)"
+mpi_tests=$(ctest --test-dir build/cpu -N -L mpi | sed -n 's/^Total Tests: //p')
+echo "MPI tests in build/cpu: ${mpi_tests:-0} (test_mpi cpu+gpu at 1-4 ranks, the example)"
+((${mpi_tests:-0} >= 9)) || { echo "expected 9 MPI tests in build/cpu" >&2; exit 1; }
 end_step
 
 if ((quick)); then
@@ -185,6 +198,16 @@ EOF
 "${CC:-cc}" -std=c99 -Wall -Werror build/pkgconfig-check/check.c $pc_flags -Wl,-rpath,"$pc_libdir" \
   -o build/pkgconfig-check/check
 ./build/pkgconfig-check/check
+
+# The MPI component: the example built above against find_package(yamr COMPONENTS mpi), and
+# the same example built with `pkg-config yamr-mpi`, each run at 2 ranks under a timeout.
+[[ -x build/example/yamr_example_mpi_argmax ]] \
+  || { echo "examples/: yamr::mpi not found in the installed package" >&2; exit 1; }
+timeout 120 mpiexec -n 2 ./build/example/yamr_example_mpi_argmax 1000
+# shellcheck disable=SC2046 # a list of compiler flags
+"${CC:-cc}" -std=c99 -Wall -Werror examples/mpi_argmax.c $(pkg-config --cflags --libs yamr-mpi) \
+  -Wl,-rpath,"$pc_libdir" -o build/pkgconfig-check/mpi_argmax
+timeout 120 mpiexec -n 2 ./build/pkgconfig-check/mpi_argmax 1000
 end_step
 
 echo
