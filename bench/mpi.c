@@ -293,7 +293,7 @@ static int run_case(bench_mpi *b, const case_row *k, int warmup, int reps, FILE 
         const int failed = time_pair(&c, k->yamr_call, k->baseline_call, warmup, reps, t);
         const double y_med = t[0], y_min = t[1], b_med = t[2], b_min = t[3];
         if (b->rank == 0) {
-            printf("%-14s %-22s %5d  %10.1f %10.1f  %10.1f %10.1f  %6.2f%s\n", k->name, k->shape,
+            printf("%-14s %-22s %5d  %10.2f %10.2f  %10.2f %10.2f  %6.2f%s\n", k->name, k->shape,
                    b->ranks, y_med, y_min, b_med, b_min, y_med / b_med,
                    failed ? "  (a timed call failed)" : "");
             if (csv)

@@ -40,6 +40,7 @@ typedef struct {
 } yamr__mpi_cell;
 
 #define YAMR__SIZES_PER_CELL 3
+#define YAMR__STACK_RANKS 96 /* a multiple of YAMR__SIZES_PER_CELL */
 #define YAMR__NO_RANK INT32_MAX
 
 /* ---- The merge ---- */
@@ -329,12 +330,20 @@ static yamr_status reduce_common(yamr_context *ctx, MPI_Comm comm, int op, yamr_
     if (s != YAMR_SUCCESS) return s;
     const int minmax = op < 0, answers = minmax ? 2 : 1;
     const int n_sizes = sizes_cells(f.ranks), count = 1 + n_sizes + answers;
-    yamr__mpi_cell *cells = (yamr__mpi_cell *)malloc((size_t)count * sizeof *cells);
-    int64_t *offsets = (int64_t *)malloc((size_t)f.ranks * sizeof *offsets);
+    /* On the stack up to YAMR__STACK_RANKS ranks: no allocation in the latency-bound case. */
+    yamr__mpi_cell stack_cells[1 + YAMR__STACK_RANKS / YAMR__SIZES_PER_CELL + 2];
+    int64_t stack_offsets[YAMR__STACK_RANKS];
+    const int on_stack = f.ranks <= YAMR__STACK_RANKS;
+    yamr__mpi_cell *cells =
+        on_stack ? stack_cells : (yamr__mpi_cell *)malloc((size_t)count * sizeof *cells);
+    int64_t *offsets =
+        on_stack ? stack_offsets : (int64_t *)malloc((size_t)f.ranks * sizeof *offsets);
     yamr_status local = YAMR_SUCCESS;
     if (!cells || !offsets) {
-        free(cells);
-        free(offsets);
+        if (!on_stack) {
+            free(cells);
+            free(offsets);
+        }
         return YAMR_ERROR_OUT_OF_MEMORY; /* a few bytes per rank: the peers will wait */
     }
 
@@ -380,8 +389,10 @@ static yamr_status reduce_common(yamr_context *ctx, MPI_Comm comm, int op, yamr_
             if (out_index[k]) *out_index[k] = index;
         }
     }
-    free(cells);
-    free(offsets);
+    if (!on_stack) {
+        free(cells);
+        free(offsets);
+    }
     return s;
 }
 
