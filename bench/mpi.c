@@ -188,8 +188,10 @@ static int time_pair(bench_case *c, bench_call yamr_call, bench_call baseline_ca
 {
     double *t = (double *)malloc(4 * (size_t)reps * sizeof *t), *slowest = t + 2 * reps;
     int failed = 0, any_failed = 0;
-    for (int i = 0; i < warmup; ++i)
-        failed |= (yamr_call(c) != YAMR_SUCCESS) | (baseline_call(c) != YAMR_SUCCESS);
+    for (int i = 0; i < warmup; ++i) {
+        failed |= yamr_call(c) != YAMR_SUCCESS;
+        failed |= baseline_call(c) != YAMR_SUCCESS;
+    }
     for (int i = 0; i < reps; ++i)
         for (int k = 0; k < 2; ++k) {
             MPI_Barrier(c->b->comm);
