@@ -71,4 +71,8 @@ int run_rows(int argc, char **argv);
 
 int run_latency(int argc, char **argv);
 
+/* ---- mpi (bench/mpi.c; bench/mpi_none.c in builds without the MPI layer) ---- */
+
+int run_mpi(int argc, char **argv);
+
 #endif

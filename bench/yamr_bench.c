@@ -28,6 +28,7 @@ static const subcommand subcommands[] = {
     {"sweep", run_sweep, "max, argmax, min+max over sizes and dtypes, against CUB and a read"},
     {"rows", run_rows, "the batched reductions (rows, segments, softmax statistics)"},
     {"latency", run_latency, "a synchronous call's host wall clock, against the floor and CUB"},
+    {"mpi", run_mpi, "under mpiexec: reductions across ranks against MPI_MAXLOC (MPI builds)"},
     {"race", run_race, "the racy loop and the other single-block reductions, and the simulator"},
     {"merge", run_merge, "joins race results of several machines: one table and plots"},
 };

@@ -43,7 +43,8 @@ typedef enum {
     YAMR_ERROR_NO_DEVICE,     /**< no GPU with that ordinal, or the library was built without GPU support */
     YAMR_ERROR_UNSUPPORTED,   /**< valid request this context cannot run (variant, dtype or size) */
     YAMR_ERROR_OUT_OF_MEMORY, /**< host or device allocation failed */
-    YAMR_ERROR_DEVICE         /**< the GPU runtime reported an error: see yamr_last_error() */
+    YAMR_ERROR_DEVICE,        /**< the GPU runtime reported an error: see yamr_last_error() */
+    YAMR_ERROR_COMMUNICATION  /**< an MPI call failed (yamr_mpi.h only) */
 } yamr_status;
 
 typedef enum { YAMR_NAN_PROPAGATE = 0, YAMR_NAN_IGNORE } yamr_nan_policy;
@@ -123,6 +124,8 @@ YAMR_API size_t yamr_dtype_size(yamr_dtype t);
  */
 YAMR_API yamr_status yamr_set_variant(yamr_context *ctx, yamr_variant v);
 YAMR_API yamr_status yamr_set_nan_policy(yamr_context *ctx, yamr_nan_policy p);
+/** The context's NaN policy (layers over yamr, such as yamr_mpi.h, check that peers agree). */
+YAMR_API yamr_status yamr_get_nan_policy(const yamr_context *ctx, yamr_nan_policy *p);
 /**
  * The GPU stream every call of ctx runs on: a cudaStream_t or hipStream_t passed as void *.
  * NULL (the default) is the default stream. Calls on one context are ordered on that stream,

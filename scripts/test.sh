@@ -5,7 +5,7 @@
 #
 #     scripts/test.sh [--quick | --install]
 #
-#   (a) build/cpu        CPU backend, ctest -L quick
+#   (a) build/cpu        CPU backend, ctest -L quick (with the MPI layer's tests at 1-4 ranks)
 #   (b) build/cpu-asan   CPU backend, Debug, AddressSanitizer + UBSan, ctest -L quick
 #   (b2) build/cpu-tsan  CPU backend, Debug, ThreadSanitizer, ctest -L quick (contexts in threads)
 #   (c) build/nvidia     nvcc, default architectures, ctest -L quick (GPU tests skip without a
@@ -16,7 +16,8 @@
 #                        __AMDGCN_WAVEFRONT_SIZE; clang 19 from Debian), and gfx1030 in wave64
 #   (e) build/readme     the README's "Using the installed package" and "Fortran" commands
 #                        run as written, in a copy of the tree with a scratch $HOME; then
-#                        find_package(yamr COMPONENTS ...) from the outside
+#                        find_package(yamr COMPONENTS ...) from the outside, and the MPI
+#                        example against it and against `pkg-config yamr-mpi`, at 2 ranks
 #   (f) build/conventions  configure only: tests off without cmocka unless asked for, and the
 #                        CMake/ROCm architecture variables honoured (with nvcc, hipcc)
 #
@@ -68,6 +69,7 @@ trap on_exit EXIT
 packages=(cmake make gcc g++ gfortran libcmocka-dev pkg-config)
 ((quick || install_only)) || packages+=(hipcc libamdhip64-dev rocm-device-libs clang-19 python3)
 ((quick || install_only)) || packages+=(librocprim-dev) # rocPRIM: the AMD bench baseline
+packages+=(mpich libmpich-dev) # the MPI layer (yamr::mpi) and its tests under mpiexec
 begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
   missing=()
@@ -115,8 +117,18 @@ quick_tests() {
 
 # ---- (a) CPU ------------------------------------------------------------------------------
 begin_step cpu "CPU backend (build/cpu)"
-configure_and_build build/cpu -DYAMR_PLATFORM=cpu
+configure_and_build build/cpu -DYAMR_PLATFORM=cpu -DYAMR_WITH_MPI=ON
 quick_tests build/cpu
+end_step
+
+# ---- (a2) The MPI layer (yamr::mpi) -------------------------------------------------------
+# (a) built it (YAMR_WITH_MPI=ON: no MPI is an error, not a silent skip) and ran its tests:
+# test_mpi under mpiexec at 1, 2, 3 and 4 ranks on the CPU backend, each under ctest's TIMEOUT
+# (a hung collective fails the test), and the example at 2 ranks. Here: they were all there.
+begin_step mpi "MPI layer: its tests ran in (a)"
+mpi_tests=$(ctest --test-dir build/cpu -N -L mpi | sed -n 's/^Total Tests: //p')
+echo "MPI tests in build/cpu: ${mpi_tests:-0} (test_mpi cpu+gpu at 1-4 ranks, the example)"
+((${mpi_tests:-0} >= 9)) || { echo "expected 9 MPI tests in build/cpu" >&2; exit 1; }
 end_step
 
 if ((quick)); then
@@ -258,7 +270,22 @@ components_check() { # <expected: ok|fail> <components>
   fi
 }
 components_check ok fortran
+components_check ok mpi
 components_check fail nosuch
+
+# The MPI component from the outside: the example built against find_package(yamr COMPONENTS
+# mpi), and the same example built with `pkg-config yamr-mpi`, each run at 2 ranks.
+mpi_example=$readme/src/build/example/yamr_example_mpi_argmax
+[[ -x $mpi_example ]] || { echo "examples/: yamr::mpi not found in the installed package" >&2; exit 1; }
+timeout 120 mpiexec -n 2 "$mpi_example" 1000
+mpi_pc_dir=$(find "$prefix" -name yamr-mpi.pc -printf '%h\n' | head -n 1)
+[[ -n "$mpi_pc_dir" ]] || { echo "yamr-mpi.pc was not installed" >&2; exit 1; }
+mpi_flags=$(PKG_CONFIG_PATH=$mpi_pc_dir pkg-config --cflags --libs yamr-mpi)
+mpi_libdir=$(PKG_CONFIG_PATH=$mpi_pc_dir pkg-config --variable=libdir yamr-mpi)
+# shellcheck disable=SC2086 # mpi_flags is a list of compiler flags
+"${CC:-cc}" -std=c99 -Wall -Werror examples/mpi_argmax.c $mpi_flags -Wl,-rpath,"$mpi_libdir" \
+  -o "$readme/mpi_argmax"
+timeout 120 mpiexec -n 2 "$readme/mpi_argmax" 1000
 end_step
 
 # ---- (f) Build conventions, configure only ------------------------------------------------

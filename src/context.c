@@ -81,6 +81,13 @@ yamr_status yamr_set_nan_policy(yamr_context *ctx, yamr_nan_policy p)
     return YAMR_SUCCESS;
 }
 
+yamr_status yamr_get_nan_policy(const yamr_context *ctx, yamr_nan_policy *p)
+{
+    if (!ctx || !p) return YAMR_ERROR_INVALID_VALUE;
+    *p = ctx->nan_policy;
+    return YAMR_SUCCESS;
+}
+
 yamr_status yamr_get_device_info(const yamr_context *ctx, yamr_device_info *info)
 {
     if (!ctx || !info) return YAMR_ERROR_INVALID_VALUE;

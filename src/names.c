@@ -8,7 +8,8 @@
     X(YAMR_ERROR_NO_DEVICE, "no such GPU, or built without GPU support")                      \
     X(YAMR_ERROR_UNSUPPORTED, "not supported by this context (variant, dtype or size)")       \
     X(YAMR_ERROR_OUT_OF_MEMORY, "out of memory")                                              \
-    X(YAMR_ERROR_DEVICE, "GPU runtime error (see yamr_last_error)")
+    X(YAMR_ERROR_DEVICE, "GPU runtime error (see yamr_last_error)")                         \
+    X(YAMR_ERROR_COMMUNICATION, "an MPI call failed")
 
 const char *yamr_status_string(yamr_status s)
 {

@@ -110,6 +110,16 @@ static void test_settings(void **state)
     assert_int_equal(yamr_set_variant(ctx, YAMR_VARIANT_AUTO), YAMR_SUCCESS);
     assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)2), YAMR_ERROR_INVALID_VALUE);
     assert_int_equal(yamr_set_nan_policy(NULL, YAMR_NAN_IGNORE), YAMR_ERROR_INVALID_VALUE);
+    yamr_nan_policy policy = (yamr_nan_policy)7;
+    assert_int_equal(yamr_get_nan_policy(NULL, &policy), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_get_nan_policy(ctx, NULL), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(policy, 7);
+    assert_int_equal(yamr_get_nan_policy(ctx, &policy), YAMR_SUCCESS);
+    assert_int_equal(policy, YAMR_NAN_PROPAGATE);
+    assert_int_equal(yamr_set_nan_policy(ctx, YAMR_NAN_IGNORE), YAMR_SUCCESS);
+    assert_int_equal(yamr_get_nan_policy(ctx, &policy), YAMR_SUCCESS);
+    assert_int_equal(policy, YAMR_NAN_IGNORE);
+    assert_int_equal(yamr_set_nan_policy(ctx, YAMR_NAN_PROPAGATE), YAMR_SUCCESS);
     yamr_device_info info;
     assert_int_equal(yamr_get_device_info(ctx, NULL), YAMR_ERROR_INVALID_VALUE);
     assert_int_equal(yamr_get_device_info(ctx, &info), YAMR_SUCCESS);
@@ -195,7 +205,7 @@ static void test_plans(void **state)
 static void test_names(void **state)
 {
     (void)state;
-    for (int s = YAMR_SUCCESS; s <= YAMR_ERROR_DEVICE; ++s) {
+    for (int s = YAMR_SUCCESS; s <= YAMR_ERROR_COMMUNICATION; ++s) {
         const char *text = yamr_status_string((yamr_status)s);
         assert_non_null(text);
         assert_int_equal(strncmp(text, "YAMR_", 5), 0);

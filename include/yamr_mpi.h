@@ -1,0 +1,78 @@
+/*
+ * yamr over MPI: reductions of one array (or of column-split rows) spread over the ranks of a
+ * communicator, with the semantics of one context on the whole data.
+ *
+ * Built when CMake finds MPI (option YAMR_WITH_MPI); target yamr::mpi
+ * (`find_package(yamr COMPONENTS mpi)`), pkg-config module yamr-mpi. Uses only yamr.h and MPI.
+ *
+ * Semantics: every result equals, bit for bit, what one context with the same NaN policy gives
+ * on the concatenated array (or the whole rows): the first global index on ties, whichever rank
+ * holds it; -0.0 == +0.0 with the element at the first index reported; YAMR_NAN_PROPAGATE gives
+ * the first NaN and its global index, YAMR_NAN_IGNORE skips NaNs and gives NaN and -1 when every
+ * element is NaN. Softmax sums agree to rounding (they are merged in double:
+ * m = max(m1, m2), s = s1 * exp(m1 - m) + s2 * exp(m2 - m)). Global indices are 64-bit.
+ * Every rank receives the same result.
+ *
+ * Collective calls: every rank of `comm` calls the same function, each with its own context
+ * (one rank per GPU; ranks may share a GPU, each with its own context).
+ *
+ * Errors: a bad argument on any rank (NULL pointers, a total size of 0, an enum out of range,
+ * ld < cols_local, a size that overflows int64_t), or ranks that disagree on op, dtype, rows or
+ * NaN policy, give the same status on every rank (the largest status code any rank saw,
+ * YAMR_ERROR_INVALID_VALUE for a disagreement), write nothing on any rank, and leave no rank
+ * waiting. A failed MPI call gives YAMR_ERROR_COMMUNICATION (MPI calls fail with a status only
+ * under the MPI_ERRORS_RETURN error handler; MPI's default aborts the job). A failure of the local
+ * yamr call on one rank (out of memory, a device error) is reported on every rank; the outputs
+ * of the rows functions, which hold each rank's local answers on the way, are then undefined.
+ *
+ * Cost: yamr_mpi_reduce() and yamr_mpi_minmax() make one MPI_Allreduce of 32-byte cells: the
+ * status and agreement check, the local sizes of all ranks (3 per cell, so that each rank finds
+ * the global index of the winner without an MPI_Exscan), and the candidates. The rows functions
+ * make two, since MPI needs every rank to post the same count and that count is `rows`: the
+ * agreement with the local sizes, then the local call's status with one cell per row. They
+ * allocate no memory of the context: the outputs hold the local answers on the way.
+ */
+#ifndef YAMR_MPI_H
+#define YAMR_MPI_H
+
+#include <mpi.h>
+
+#include "yamr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Collective over comm. Rank r holds elements [offset_r, offset_r + n_local) of one global
+ * array, offset_r = the sum of n_local over the ranks below r in comm. Every rank receives the
+ * result; `value`/`index` are host memory as for yamr_reduce(). The global index counts from 0
+ * over the whole array. n_local may be 0 on some ranks (then `in` may be NULL). */
+YAMR_API yamr_status yamr_mpi_reduce(yamr_context *ctx, MPI_Comm comm, yamr_op op,
+                                     yamr_dtype dtype, const void *in, size_t n_local,
+                                     void *value, int64_t *index);
+/* yamr_minmax() over comm: both values required, either index may be NULL. */
+YAMR_API yamr_status yamr_mpi_minmax(yamr_context *ctx, MPI_Comm comm, yamr_dtype dtype,
+                                     const void *in, size_t n_local, void *min_value,
+                                     int64_t *min_index, void *max_value, int64_t *max_index);
+/* A rows x cols matrix split by columns: rank r holds columns [col_offset_r, col_offset_r +
+ * cols_local) of every row, row-major with leading dimension ld, where col_offset_r = the sum of
+ * cols_local below r. Outputs (`rows` entries each) live in the context's memory, as for
+ * yamr_reduce_rows(); indices are global column indices. cols_local may be 0 on some ranks. */
+YAMR_API yamr_status yamr_mpi_reduce_rows(yamr_context *ctx, MPI_Comm comm, yamr_op op,
+                                          yamr_dtype dtype, const void *in, size_t rows,
+                                          size_t cols_local, size_t ld, void *values,
+                                          int64_t *indices);
+/* Softmax statistics of column-split rows (vocabulary-parallel logsumexp), the (max, sum) pairs
+ * of all ranks merged in one data exchange: row_max and row_sum as yamr_softmax_stats_rows()
+ * would give for the whole rows (dtype F32 or F64; row_max and row_sum in the context's
+ * memory). */
+YAMR_API yamr_status yamr_mpi_softmax_stats_rows(yamr_context *ctx, MPI_Comm comm,
+                                                 yamr_dtype dtype, const void *in, size_t rows,
+                                                 size_t cols_local, size_t ld, void *row_max,
+                                                 void *row_sum);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* YAMR_MPI_H */

@@ -1,0 +1,2 @@
+/* yamr_mpi.h compiles alone as C99. */
+#include "yamr_mpi.h"

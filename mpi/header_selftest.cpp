@@ -1,0 +1,2 @@
+// yamr_mpi.h compiles alone as C++.
+#include "yamr_mpi.h"

@@ -1,0 +1,712 @@
+/*
+ * The MPI layer (include/yamr_mpi.h) against one context on the whole data, run under mpiexec
+ * at any number of ranks:
+ *   mpiexec -n 4 test_mpi cpu    every rank on the CPU backend
+ *   mpiexec -n 2 test_mpi gpu    every rank its own context on GPU (node-local rank modulo the
+ *                                GPU count); exits 77 (skipped) on every rank without a GPU
+ * Every rank builds the same global data from a fixed seed, takes its part, calls the MPI
+ * function, and compares with what its own context gives on the whole array or the whole rows:
+ * value bits, global index, status. Error cases: one rank (the first, then the last) passes a
+ * bad argument or disagrees with the others; every rank must get the same status and find its
+ * poisoned outputs untouched. A check that fails prints one line and the run goes on, so that no
+ * rank leaves the others waiting in a collective; the ranks sum their failures at the end.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "yamr.h"
+#include "yamr_mpi.h"
+
+#define SEED 20261123u
+#define POISON 0xa5
+#define MAX_RANKS 64
+
+typedef struct {
+    MPI_Comm comm;
+    int rank, ranks;
+    yamr_context *ctx;
+    long checks, failures;
+    const char *what; /* the case, for failure lines */
+} harness;
+
+static void failf(harness *h, const char *fmt, ...)
+{
+    if (h->failures < 40) {
+        va_list args;
+        va_start(args, fmt);
+        printf("FAILED rank %d/%d [%s]: ", h->rank, h->ranks, h->what);
+        vprintf(fmt, args);
+        printf("\n");
+        fflush(stdout);
+        va_end(args);
+    }
+    ++h->failures;
+}
+
+#define CHECK(h, cond, ...)                                                                    \
+    do {                                                                                       \
+        ++(h)->checks;                                                                         \
+        if (!(cond)) failf((h), __VA_ARGS__);                                                  \
+    } while (0)
+
+/* ---- Deterministic data ---- */
+
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* IEEE binary16 / bfloat16 bits of a float that either holds exactly (halves of small
+ * integers, +-0, +-inf). */
+static uint16_t to_half(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    const uint32_t sign = (b >> 16) & 0x8000u, e = (b >> 23) & 0xffu, mant = b & 0x7fffffu;
+    if (e == 0) return (uint16_t)sign;
+    if (e == 0xff) return (uint16_t)(sign | 0x7c00u);
+    return (uint16_t)(sign | ((e - 127 + 15) << 10) | (mant >> 13));
+}
+static uint16_t to_bf16(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return (uint16_t)(b >> 16);
+}
+
+/* A distinct NaN for each position, so that which NaN came back is checked too. */
+static uint64_t nan_bits(int dtype, uint64_t i)
+{
+    switch (dtype) {
+    case YAMR_DTYPE_F32: return 0x7fc00000u | (i & 0xffffu);
+    case YAMR_DTYPE_F64: return 0x7ff8000000000000ull | (i & 0xffffffull);
+    case YAMR_DTYPE_F16: return 0x7e00u | (i & 0xffu);
+    default: return 0x7fc0u | (i & 0x3fu); /* bf16 */
+    }
+}
+
+static uint64_t float_bits(int dtype, float f)
+{
+    uint64_t bits = 0;
+    switch (dtype) {
+    case YAMR_DTYPE_F32: memcpy(&bits, &f, 4); break;
+    case YAMR_DTYPE_F64: {
+        const double d = f;
+        memcpy(&bits, &d, 8);
+        break;
+    }
+    case YAMR_DTYPE_F16: bits = to_half(f); break;
+    default: bits = to_bf16(f); break;
+    }
+    return bits;
+}
+
+static int is_float(int dtype) { return dtype <= YAMR_DTYPE_BF16; }
+
+typedef enum {
+    DATA_TIES,      /* few distinct values: ties within and across ranks; -0.0 and +0.0 */
+    DATA_SPECIAL,   /* ties with +-inf, and NaNs in one rank's part */
+    DATA_NAN_ALL,   /* NaNs only (distinct payloads) */
+    DATA_ZEROS,     /* -0.0 and +0.0 only */
+    DATA_NEG_INF,   /* -inf only; integers: the type's smallest value */
+    DATA_KINDS
+} data_kind;
+static const char *const data_names[DATA_KINDS] = {"ties", "special", "nan_all", "zeros",
+                                                   "neg_inf"};
+
+/* One element of the global array (little-endian bits). nan_lo..nan_hi: the global positions
+ * that hold NaNs for DATA_SPECIAL (one rank's part). */
+static uint64_t element(int dtype, data_kind kind, uint64_t i, uint64_t *rng, uint64_t nan_lo,
+                        uint64_t nan_hi)
+{
+    const uint64_t r = next_random(rng);
+    if (is_float(dtype)) {
+        switch (kind) {
+        case DATA_NAN_ALL: return nan_bits(dtype, i);
+        case DATA_ZEROS: return float_bits(dtype, (r & 1) ? -0.0f : 0.0f);
+        case DATA_NEG_INF: return float_bits(dtype, -INFINITY);
+        case DATA_SPECIAL:
+            if (i >= nan_lo && i < nan_hi && (r >> 8) % 3 == 0) return nan_bits(dtype, i);
+            if ((r >> 16) % 13 == 0) return float_bits(dtype, (r >> 20) & 1 ? INFINITY : -INFINITY);
+            /* fall through */
+        default: {
+            const int k = (int)((r >> 24) % 13) - 6;
+            if (k == 0) return float_bits(dtype, (r >> 40) & 1 ? -0.0f : 0.0f);
+            return float_bits(dtype, (float)k * 0.5f);
+        }
+        }
+    }
+    const int k = (int)((r >> 24) % 7) - 3;
+    int extreme = kind == DATA_NEG_INF || (kind == DATA_SPECIAL && (r >> 16) % 11 == 0);
+    switch (dtype) {
+    case YAMR_DTYPE_I32:
+        if (extreme) return (uint32_t)((r >> 20) & 1 && kind != DATA_NEG_INF ? INT32_MAX : INT32_MIN);
+        return (uint32_t)(int32_t)k;
+    case YAMR_DTYPE_U32:
+        if (extreme) return (r >> 20) & 1 && kind != DATA_NEG_INF ? UINT32_MAX : 0u;
+        return (uint32_t)(k + 3);
+    default:
+        if (extreme) return (uint64_t)((r >> 20) & 1 && kind != DATA_NEG_INF ? INT64_MAX : INT64_MIN);
+        return (uint64_t)(int64_t)k * 0x100000001ull; /* beyond 32 bits */
+    }
+}
+
+/* ---- Partitions: each rank's local size ---- */
+
+enum { PART_EVEN, PART_UNEVEN, PART_EMPTY_EVEN_RANKS, PART_LAST_ONLY, PART_ONE, PART_LARGE,
+       PART_COUNT };
+static const char *const part_names[PART_COUNT] = {"even", "uneven", "empty_even_ranks",
+                                                   "last_rank_only", "one_element", "large"};
+
+static size_t part_size(int part, int r, int ranks)
+{
+    switch (part) {
+    case PART_EVEN: return 37;
+    case PART_UNEVEN: return 1 + (size_t)(r * 13) % 29;
+    case PART_EMPTY_EVEN_RANKS: return r % 2 ? 20 + (size_t)r : (ranks == 1 ? 9 : 0);
+    case PART_LAST_ONLY: return r == ranks - 1 ? 50 : 0;
+    case PART_ONE: return r == 0 ? 1 : 0;
+    default: return 3000 + (size_t)r * 333;
+    }
+}
+
+/* ---- The context's memory ---- */
+
+static void *upload(harness *h, const void *host, size_t bytes)
+{
+    void *p = NULL;
+    if (bytes == 0) return NULL;
+    if (yamr_device_alloc(h->ctx, bytes, &p) != YAMR_SUCCESS ||
+        yamr_copy_to_device(h->ctx, p, host, bytes) != YAMR_SUCCESS) {
+        fprintf(stderr, "rank %d: cannot allocate or copy %zu bytes\n", h->rank, bytes);
+        MPI_Abort(h->comm, 2);
+    }
+    return p;
+}
+
+static void download(harness *h, void *host, const void *p, size_t bytes)
+{
+    if (yamr_copy_to_host(h->ctx, host, p, bytes) != YAMR_SUCCESS) {
+        fprintf(stderr, "rank %d: cannot copy %zu bytes back\n", h->rank, bytes);
+        MPI_Abort(h->comm, 2);
+    }
+}
+
+static void set_policy(harness *h, int nan_ignore)
+{
+    yamr_set_nan_policy(h->ctx, nan_ignore ? YAMR_NAN_IGNORE : YAMR_NAN_PROPAGATE);
+}
+
+/* ---- yamr_mpi_reduce and yamr_mpi_minmax ---- */
+
+typedef struct {
+    unsigned char *global; /* the whole array */
+    size_t total, offset, n_local;
+    void *local;           /* this rank's part in the context's memory (NULL when empty) */
+    void *whole;           /* the whole array in the context's memory */
+} array_case;
+
+static void make_array(harness *h, int dtype, data_kind kind, int part, uint64_t seed,
+                       array_case *a)
+{
+    const size_t elem = yamr_dtype_size((yamr_dtype)dtype);
+    size_t offsets[MAX_RANKS + 1];
+    offsets[0] = 0;
+    for (int r = 0; r < h->ranks; ++r) offsets[r + 1] = offsets[r] + part_size(part, r, h->ranks);
+    a->total = offsets[h->ranks];
+    a->offset = offsets[h->rank];
+    a->n_local = offsets[h->rank + 1] - offsets[h->rank];
+    /* NaNs in the part of the middle rank that holds elements */
+    int nan_rank = h->ranks / 2;
+    while (nan_rank < h->ranks && offsets[nan_rank + 1] == offsets[nan_rank]) ++nan_rank;
+    if (nan_rank == h->ranks) nan_rank = 0;
+    a->global = (unsigned char *)malloc(a->total * elem);
+    uint64_t rng = seed;
+    for (size_t i = 0; i < a->total; ++i) {
+        const uint64_t bits = element(dtype, kind, i, &rng, offsets[nan_rank], offsets[nan_rank + 1]);
+        memcpy(a->global + i * elem, &bits, elem);
+    }
+    a->local = upload(h, a->global + a->offset * elem, a->n_local * elem);
+    a->whole = upload(h, a->global, a->total * elem);
+}
+
+static void free_array(harness *h, array_case *a)
+{
+    yamr_device_free(h->ctx, a->local);
+    yamr_device_free(h->ctx, a->whole);
+    free(a->global);
+}
+
+static void check_answer(harness *h, int dtype, yamr_status got, uint64_t got_bits,
+                         int64_t got_index, yamr_status want, uint64_t want_bits,
+                         int64_t want_index, const char *which)
+{
+    CHECK(h, got == want, "%s: status %s, want %s", which, yamr_status_string(got),
+          yamr_status_string(want));
+    const uint64_t mask = yamr_dtype_size((yamr_dtype)dtype) == 8
+                              ? ~0ull
+                              : (1ull << (8 * yamr_dtype_size((yamr_dtype)dtype))) - 1;
+    CHECK(h, (got_bits & mask) == (want_bits & mask), "%s: value bits 0x%llx, want 0x%llx", which,
+          (unsigned long long)(got_bits & mask), (unsigned long long)(want_bits & mask));
+    CHECK(h, got_index == want_index, "%s: index %lld, want %lld", which, (long long)got_index,
+          (long long)want_index);
+}
+
+static void test_reduce(harness *h)
+{
+    char what[160];
+    h->what = what;
+    uint64_t seed = SEED;
+    for (int part = 0; part < PART_COUNT; ++part)
+        for (int kind = 0; kind < DATA_KINDS; ++kind)
+            for (int dtype = 0; dtype < YAMR_DTYPE_COUNT; ++dtype) {
+                if (!is_float(dtype) && (kind == DATA_NAN_ALL || kind == DATA_ZEROS)) continue;
+                array_case a;
+                make_array(h, dtype, (data_kind)kind, part, ++seed, &a);
+                for (int nan_ignore = 0; nan_ignore < 2; ++nan_ignore) {
+                    set_policy(h, nan_ignore);
+                    for (int op = 0; op < YAMR_OP_COUNT; ++op) {
+                        snprintf(what, sizeof what, "reduce %s %s %s %s, %zu of %zu",
+                                 yamr_dtype_name((yamr_dtype)dtype),
+                                 (const char *[]){"max", "min", "argmax", "argmin"}[op],
+                                 nan_ignore ? "ignore" : "propagate", part_names[part], a.n_local,
+                                 a.total);
+                        h->what = what;
+                        uint64_t want = 0, got = 0;
+                        int64_t want_index = -7, got_index = -7;
+                        const yamr_status ws = yamr_reduce(h->ctx, (yamr_op)op, (yamr_dtype)dtype,
+                                                           a.whole, a.total, &want, &want_index);
+                        const yamr_status gs =
+                            yamr_mpi_reduce(h->ctx, h->comm, (yamr_op)op, (yamr_dtype)dtype,
+                                            a.local, a.n_local, &got, &got_index);
+                        check_answer(h, dtype, gs, got, got_index, ws, want, want_index, "reduce");
+                    }
+                    snprintf(what, sizeof what, "minmax %s %s %s %s, %zu of %zu",
+                             yamr_dtype_name((yamr_dtype)dtype), data_names[kind],
+                             nan_ignore ? "ignore" : "propagate", part_names[part], a.n_local,
+                             a.total);
+                    h->what = what;
+                    uint64_t want[2] = {0, 0}, got[2] = {0, 0};
+                    int64_t want_index[2] = {-7, -7}, got_index[2] = {-7, -7};
+                    const yamr_status ws = yamr_minmax(h->ctx, (yamr_dtype)dtype, a.whole, a.total,
+                                                       &want[0], &want_index[0], &want[1],
+                                                       &want_index[1]);
+                    const yamr_status gs =
+                        yamr_mpi_minmax(h->ctx, h->comm, (yamr_dtype)dtype, a.local, a.n_local,
+                                        &got[0], &got_index[0], &got[1], &got_index[1]);
+                    check_answer(h, dtype, gs, got[0], got_index[0], ws, want[0], want_index[0],
+                                 "min");
+                    check_answer(h, dtype, gs, got[1], got_index[1], ws, want[1], want_index[1],
+                                 "max");
+                }
+                free_array(h, &a);
+            }
+    set_policy(h, 0);
+}
+
+/* ---- Rows, split by columns ---- */
+
+typedef struct {
+    size_t rows, cols, col_offset, cols_local, ld;
+    unsigned char *global; /* rows x cols, ld cols */
+    void *local;           /* rows x cols_local with leading dimension ld, context memory */
+    void *whole;
+} matrix_case;
+
+static size_t cols_size(int part, int r, int ranks)
+{
+    switch (part) {
+    case 0: return 40;                                          /* even */
+    case 1: return 1 + (size_t)(r * 17) % 45;                   /* uneven */
+    case 2: return r % 2 ? 33 + (size_t)r : (ranks == 1 ? 7 : 0); /* empty on even ranks */
+    case 3: return r == ranks - 1 ? 70 : 0;                     /* the last rank only */
+    default: return 700 + (size_t)r * 91;                       /* longer rows */
+    }
+}
+#define COL_PARTS 5
+static const char *const col_part_names[COL_PARTS] = {"even", "uneven", "empty_even_ranks",
+                                                      "last_rank_only", "long"};
+
+static void make_matrix(harness *h, int dtype, int part, size_t rows, uint64_t seed,
+                        matrix_case *m)
+{
+    const size_t elem = yamr_dtype_size((yamr_dtype)dtype);
+    size_t offsets[MAX_RANKS + 1];
+    offsets[0] = 0;
+    for (int r = 0; r < h->ranks; ++r) offsets[r + 1] = offsets[r] + cols_size(part, r, h->ranks);
+    m->rows = rows;
+    m->cols = offsets[h->ranks];
+    m->col_offset = offsets[h->rank];
+    m->cols_local = offsets[h->rank + 1] - offsets[h->rank];
+    m->ld = m->cols_local + (size_t)(h->rank % 3); /* ld > cols_local on some ranks */
+    m->global = (unsigned char *)malloc(rows * m->cols * elem);
+    uint64_t rng = seed;
+    int nan_rank = h->ranks / 2;
+    while (nan_rank < h->ranks && offsets[nan_rank + 1] == offsets[nan_rank]) ++nan_rank;
+    if (nan_rank == h->ranks) nan_rank = 0;
+    for (size_t r = 0; r < rows; ++r) {
+        /* each row its own kind: ties, special (NaNs in one rank's columns), NaNs only, zeros,
+         * -inf only, cycling */
+        const data_kind kind = (data_kind)(r % DATA_KINDS);
+        for (size_t c = 0; c < m->cols; ++c) {
+            const uint64_t bits =
+                element(dtype, is_float(dtype) ? kind : DATA_TIES, r * m->cols + c, &rng,
+                        r * m->cols + offsets[nan_rank], r * m->cols + offsets[nan_rank + 1]);
+            memcpy(m->global + (r * m->cols + c) * elem, &bits, elem);
+        }
+    }
+    unsigned char *local = (unsigned char *)malloc(rows * m->ld * elem + 1);
+    memset(local, POISON, rows * m->ld * elem + 1); /* padding past cols_local: never read */
+    for (size_t r = 0; r < rows; ++r)
+        memcpy(local + r * m->ld * elem, m->global + (r * m->cols + m->col_offset) * elem,
+               m->cols_local * elem);
+    m->local = upload(h, local, rows * m->ld * elem);
+    m->whole = upload(h, m->global, rows * m->cols * elem);
+    free(local);
+}
+
+static void free_matrix(harness *h, matrix_case *m)
+{
+    yamr_device_free(h->ctx, m->local);
+    yamr_device_free(h->ctx, m->whole);
+    free(m->global);
+}
+
+/* Context-memory outputs, poisoned. */
+typedef struct {
+    void *values, *second;
+    unsigned char *host_values, *host_second, *poison;
+    size_t bytes; /* each buffer */
+} outputs;
+
+static void make_outputs(harness *h, size_t rows, outputs *o)
+{
+    o->bytes = rows * 8;
+    o->poison = (unsigned char *)malloc(o->bytes);
+    memset(o->poison, POISON, o->bytes);
+    o->values = upload(h, o->poison, o->bytes);
+    o->second = upload(h, o->poison, o->bytes);
+    o->host_values = (unsigned char *)malloc(o->bytes);
+    o->host_second = (unsigned char *)malloc(o->bytes);
+}
+
+static void poison_outputs(harness *h, outputs *o)
+{
+    if (yamr_copy_to_device(h->ctx, o->values, o->poison, o->bytes) != YAMR_SUCCESS ||
+        yamr_copy_to_device(h->ctx, o->second, o->poison, o->bytes) != YAMR_SUCCESS)
+        MPI_Abort(h->comm, 2);
+}
+
+static void fetch_outputs(harness *h, outputs *o)
+{
+    download(h, o->host_values, o->values, o->bytes);
+    download(h, o->host_second, o->second, o->bytes);
+}
+
+static int outputs_untouched(harness *h, outputs *o)
+{
+    fetch_outputs(h, o);
+    return memcmp(o->host_values, o->poison, o->bytes) == 0 &&
+           memcmp(o->host_second, o->poison, o->bytes) == 0;
+}
+
+static void free_outputs(harness *h, outputs *o)
+{
+    yamr_device_free(h->ctx, o->values);
+    yamr_device_free(h->ctx, o->second);
+    free(o->poison);
+    free(o->host_values);
+    free(o->host_second);
+}
+
+static void test_rows(harness *h)
+{
+    char what[160];
+    h->what = what;
+    const size_t rows = 2 * DATA_KINDS + 1;
+    outputs want, got;
+    make_outputs(h, rows, &want);
+    make_outputs(h, rows, &got);
+    uint64_t seed = SEED * 3;
+    for (int part = 0; part < COL_PARTS; ++part)
+        for (int dtype = 0; dtype < YAMR_DTYPE_COUNT; ++dtype) {
+            matrix_case m;
+            make_matrix(h, dtype, part, rows, ++seed, &m);
+            const size_t elem = yamr_dtype_size((yamr_dtype)dtype);
+            for (int nan_ignore = 0; nan_ignore < 2; ++nan_ignore) {
+                set_policy(h, nan_ignore);
+                for (int op = 0; op < YAMR_OP_COUNT; ++op) {
+                    snprintf(what, sizeof what, "rows %s %s %s %s, %zu x %zu of %zu (ld %zu)",
+                             yamr_dtype_name((yamr_dtype)dtype),
+                             (const char *[]){"max", "min", "argmax", "argmin"}[op],
+                             nan_ignore ? "ignore" : "propagate", col_part_names[part], rows,
+                             m.cols_local, m.cols, m.ld);
+                    poison_outputs(h, &got);
+                    const yamr_status ws =
+                        yamr_reduce_rows(h->ctx, (yamr_op)op, (yamr_dtype)dtype, m.whole, rows,
+                                         m.cols, m.cols, want.values, (int64_t *)want.second);
+                    const yamr_status gs = yamr_mpi_reduce_rows(
+                        h->ctx, h->comm, (yamr_op)op, (yamr_dtype)dtype,
+                        m.cols_local ? m.local : NULL, rows, m.cols_local, m.ld, got.values,
+                        (int64_t *)got.second);
+                    CHECK(h, gs == ws && ws == YAMR_SUCCESS, "status %s, want %s",
+                          yamr_status_string(gs), yamr_status_string(ws));
+                    fetch_outputs(h, &want);
+                    fetch_outputs(h, &got);
+                    for (size_t r = 0; r < rows; ++r) {
+                        int64_t wi, gi;
+                        memcpy(&wi, want.host_second + r * 8, 8);
+                        memcpy(&gi, got.host_second + r * 8, 8);
+                        CHECK(h, memcmp(want.host_values + r * elem, got.host_values + r * elem,
+                                        elem) == 0 && wi == gi,
+                              "row %zu: index %lld, want %lld (value bits differ: %d)", r,
+                              (long long)gi, (long long)wi,
+                              memcmp(want.host_values + r * elem, got.host_values + r * elem,
+                                     elem) != 0);
+                    }
+                    CHECK(h, memcmp(got.host_values + rows * elem, got.poison, got.bytes - rows * elem) == 0,
+                          "values written past the last row");
+                    /* MAX / MIN without indices */
+                    if (op == YAMR_OP_MAX || op == YAMR_OP_MIN) {
+                        poison_outputs(h, &got);
+                        const yamr_status s = yamr_mpi_reduce_rows(
+                            h->ctx, h->comm, (yamr_op)op, (yamr_dtype)dtype,
+                            m.cols_local ? m.local : NULL, rows, m.cols_local, m.ld, got.values,
+                            NULL);
+                        fetch_outputs(h, &got);
+                        CHECK(h, s == YAMR_SUCCESS &&
+                                     memcmp(want.host_values, got.host_values, rows * elem) == 0 &&
+                                     memcmp(got.host_second, got.poison, got.bytes) == 0,
+                              "without indices: status %s, values equal %d",
+                              yamr_status_string(s),
+                              memcmp(want.host_values, got.host_values, rows * elem) == 0);
+                    }
+                }
+                if (dtype == YAMR_DTYPE_F32 || dtype == YAMR_DTYPE_F64) {
+                    snprintf(what, sizeof what, "softmax %s %s %s, %zu x %zu of %zu (ld %zu)",
+                             yamr_dtype_name((yamr_dtype)dtype),
+                             nan_ignore ? "ignore" : "propagate", col_part_names[part], rows,
+                             m.cols_local, m.cols, m.ld);
+                    poison_outputs(h, &got);
+                    const yamr_status ws = yamr_softmax_stats_rows(
+                        h->ctx, (yamr_dtype)dtype, m.whole, rows, m.cols, m.cols, want.values,
+                        want.second);
+                    const yamr_status gs = yamr_mpi_softmax_stats_rows(
+                        h->ctx, h->comm, (yamr_dtype)dtype, m.cols_local ? m.local : NULL, rows,
+                        m.cols_local, m.ld, got.values, got.second);
+                    CHECK(h, gs == ws && ws == YAMR_SUCCESS, "status %s, want %s",
+                          yamr_status_string(gs), yamr_status_string(ws));
+                    fetch_outputs(h, &want);
+                    fetch_outputs(h, &got);
+                    const double tolerance = dtype == YAMR_DTYPE_F32 ? 1e-5 : 1e-12;
+                    for (size_t r = 0; r < rows; ++r) {
+                        double wm, ws_, gm, gs_;
+                        if (dtype == YAMR_DTYPE_F64) {
+                            memcpy(&wm, want.host_values + r * 8, 8);
+                            memcpy(&ws_, want.host_second + r * 8, 8);
+                            memcpy(&gm, got.host_values + r * 8, 8);
+                            memcpy(&gs_, got.host_second + r * 8, 8);
+                        } else {
+                            float f[4];
+                            memcpy(&f[0], want.host_values + r * 4, 4);
+                            memcpy(&f[1], want.host_second + r * 4, 4);
+                            memcpy(&f[2], got.host_values + r * 4, 4);
+                            memcpy(&f[3], got.host_second + r * 4, 4);
+                            wm = f[0], ws_ = f[1], gm = f[2], gs_ = f[3];
+                        }
+                        /* row_max: the same element (either zero when it is zero); NaN for
+                         * NaN. row_sum: to rounding. */
+                        const int max_ok = (isnan(wm) && isnan(gm)) || wm == gm;
+                        const int sum_ok = (isnan(ws_) && isnan(gs_)) || ws_ == gs_ ||
+                                           fabs(ws_ - gs_) <= tolerance * fabs(ws_);
+                        CHECK(h, max_ok && sum_ok, "row %zu: (%.17g, %.17g), want (%.17g, %.17g)",
+                              r, gm, gs_, wm, ws_);
+                    }
+                }
+            }
+            set_policy(h, 0);
+            free_matrix(h, &m);
+        }
+    free_outputs(h, &want);
+    free_outputs(h, &got);
+}
+
+/* ---- Errors: one rank differs; every rank gets the same status and keeps its outputs ---- */
+
+typedef enum {
+    BAD_NONE,
+    BAD_CTX,        /* a NULL context */
+    BAD_IN,         /* in NULL with n_local > 0 */
+    BAD_VALUE,      /* value (values, row_max) NULL */
+    BAD_INDEX,      /* index NULL for ARGMAX (row_sum NULL for softmax) */
+    BAD_OP,         /* op out of range */
+    BAD_DTYPE,      /* dtype out of range */
+    BAD_LD,         /* ld < cols_local */
+    DISAGREE_OP,    /* ARGMIN where the others ask for ARGMAX */
+    DISAGREE_DTYPE, /* I32 (softmax: F64) where the others ask for F32 */
+    DISAGREE_NAN,   /* YAMR_NAN_IGNORE where the others propagate */
+    DISAGREE_ROWS,  /* one row more */
+    ALL_EMPTY,      /* every rank n_local == 0 (or cols_local == 0): a total of 0 */
+    ALL_UNSUPPORTED,/* softmax of I32 on every rank */
+    BAD_COUNT
+} bad_kind;
+static const char *const bad_names[BAD_COUNT] = {
+    "none",          "null_ctx",     "null_in",        "null_value",   "null_index",
+    "op_range",      "dtype_range",  "ld_small",       "disagree_op",  "disagree_dtype",
+    "disagree_nan",  "disagree_rows", "all_empty",     "all_unsupported"};
+
+static void test_errors(harness *h)
+{
+    char what[160];
+    h->what = what;
+    const size_t n = 16, rows = 3;
+    float host[2 * 48]; /* rows x n f32, ld n; room for f64 (a rank that disagrees) */
+    for (size_t i = 0; i < 2 * 48; ++i) host[i] = (float)((i * 7) % 11) - 5.0f;
+    void *in = upload(h, host, sizeof host);
+    outputs o;
+    make_outputs(h, rows, &o);
+    const int bad_ranks[2] = {0, h->ranks - 1};
+    for (int b = 0; b < BAD_COUNT; ++b)
+        for (int which = 0; which < (h->ranks > 1 ? 2 : 1); ++which)
+            for (int fn = 0; fn < 4; ++fn) { /* reduce, minmax, rows, softmax */
+                const bad_kind bad = (bad_kind)b;
+                const int me = h->rank == bad_ranks[which];
+                if (h->ranks == 1 && bad >= DISAGREE_OP && bad <= DISAGREE_ROWS) continue;
+                if ((fn <= 1 && (bad == BAD_LD || bad == DISAGREE_ROWS)) ||
+                    (fn != 3 && bad == ALL_UNSUPPORTED) ||
+                    ((fn == 1 || fn == 3) && (bad == BAD_OP || bad == DISAGREE_OP)) ||
+                    (fn == 1 && bad == BAD_INDEX)) /* minmax takes NULL indices */
+                    continue;
+                static const char *const fn_names[4] = {"reduce", "minmax", "rows", "softmax"};
+                snprintf(what, sizeof what, "error %s %s on rank %d", fn_names[fn],
+                         bad_names[bad], bad_ranks[which]);
+                yamr_context *ctx = me && bad == BAD_CTX ? NULL : h->ctx;
+                const void *src = me && bad == BAD_IN ? NULL : in;
+                yamr_op op = me && bad == BAD_OP ? (yamr_op)YAMR_OP_COUNT
+                             : me && bad == DISAGREE_OP ? YAMR_OP_ARGMIN
+                                                        : YAMR_OP_ARGMAX;
+                yamr_dtype dtype = me && bad == BAD_DTYPE ? (yamr_dtype)YAMR_DTYPE_COUNT
+                                   : me && bad == DISAGREE_DTYPE
+                                       ? (fn == 3 ? YAMR_DTYPE_F64 : YAMR_DTYPE_I32)
+                                   : bad == ALL_UNSUPPORTED ? YAMR_DTYPE_I32
+                                                            : YAMR_DTYPE_F32;
+                size_t count = bad == ALL_EMPTY ? 0 : n;
+                size_t ld = me && bad == BAD_LD ? n - 1 : n;
+                size_t nrows = me && bad == DISAGREE_ROWS ? rows - 1 : rows;
+                set_policy(h, me && bad == DISAGREE_NAN);
+                const yamr_status want = bad == BAD_NONE          ? YAMR_SUCCESS
+                                         : bad == ALL_UNSUPPORTED ? YAMR_ERROR_UNSUPPORTED
+                                                                  : YAMR_ERROR_INVALID_VALUE;
+                yamr_status s;
+                if (fn <= 1) {
+                    uint64_t v[2];
+                    int64_t idx[2];
+                    memset(v, POISON, sizeof v);
+                    memset(idx, POISON, sizeof idx);
+                    if (fn == 0)
+                        s = yamr_mpi_reduce(ctx, h->comm, op, dtype, src, count,
+                                            me && bad == BAD_VALUE ? NULL : &v[0],
+                                            me && bad == BAD_INDEX ? NULL : &idx[0]);
+                    else
+                        s = yamr_mpi_minmax(ctx, h->comm, dtype, src, count,
+                                            me && bad == BAD_VALUE ? NULL : &v[0], &idx[0],
+                                            &v[1], &idx[1]);
+                    unsigned char p[sizeof v];
+                    memset(p, POISON, sizeof p);
+                    CHECK(h, s == want, "status %s, want %s", yamr_status_string(s),
+                          yamr_status_string(want));
+                    if (want != YAMR_SUCCESS)
+                        CHECK(h, memcmp(v, p, sizeof v) == 0 && memcmp(idx, p, sizeof idx) == 0,
+                              "outputs written on failure");
+                } else {
+                    poison_outputs(h, &o);
+                    if (fn == 2)
+                        s = yamr_mpi_reduce_rows(ctx, h->comm, op, dtype, count ? src : NULL,
+                                                 nrows, count, ld,
+                                                 me && bad == BAD_VALUE ? NULL : o.values,
+                                                 me && bad == BAD_INDEX ? NULL
+                                                                        : (int64_t *)o.second);
+                    else
+                        s = yamr_mpi_softmax_stats_rows(ctx, h->comm, dtype, count ? src : NULL,
+                                                        nrows, count, ld,
+                                                        me && bad == BAD_VALUE ? NULL : o.values,
+                                                        me && bad == BAD_INDEX ? NULL : o.second);
+                    CHECK(h, s == want, "status %s, want %s", yamr_status_string(s),
+                          yamr_status_string(want));
+                    if (want != YAMR_SUCCESS)
+                        CHECK(h, outputs_untouched(h, &o), "outputs written on failure");
+                }
+            }
+    set_policy(h, 0);
+    /* MPI_COMM_NULL: not a collective; this rank alone gets the status. */
+    h->what = "error MPI_COMM_NULL";
+    uint64_t v = 0;
+    int64_t idx = 0;
+    CHECK(h, yamr_mpi_reduce(h->ctx, MPI_COMM_NULL, YAMR_OP_MAX, YAMR_DTYPE_F32, in, n, &v, &idx) ==
+                 YAMR_ERROR_INVALID_VALUE,
+          "a null communicator");
+    yamr_device_free(h->ctx, in);
+    free_outputs(h, &o);
+}
+
+/* ---- main ---- */
+
+/* The GPU of this rank: node-local rank modulo the number of GPUs yamr can open. */
+static int pick_gpu(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int local_rank = 0, count = 0;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local_rank);
+    MPI_Comm_free(&node);
+    for (yamr_context *probe; count < 64 && yamr_create(&probe, count) == YAMR_SUCCESS; ++count)
+        yamr_destroy(probe);
+    return count ? local_rank % count : -2;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    harness h = {MPI_COMM_WORLD, 0, 0, NULL, 0, 0, ""};
+    MPI_Comm_rank(h.comm, &h.rank);
+    MPI_Comm_size(h.comm, &h.ranks);
+    MPI_Comm_set_errhandler(h.comm, MPI_ERRORS_RETURN);
+    if (h.ranks > MAX_RANKS) {
+        if (h.rank == 0) fprintf(stderr, "test_mpi: at most %d ranks\n", MAX_RANKS);
+        MPI_Finalize();
+        return 2;
+    }
+    const int gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
+    int device = YAMR_DEVICE_CPU;
+    if (gpu) device = pick_gpu(h.comm);
+    int opened = device >= YAMR_DEVICE_CPU && yamr_create(&h.ctx, device) == YAMR_SUCCESS, all = 0;
+    MPI_Allreduce(&opened, &all, 1, MPI_INT, MPI_MIN, h.comm);
+    if (!all) {
+        if (h.rank == 0) printf("test_mpi %s: SKIPPED (no GPU on some rank)\n", gpu ? "gpu" : "cpu");
+        if (h.ctx) yamr_destroy(h.ctx);
+        MPI_Finalize();
+        return gpu ? 77 : 1;
+    }
+    if (h.rank == 0)
+        printf("test_mpi %s: %d ranks, seed %u\n", gpu ? "gpu" : "cpu", h.ranks, SEED);
+
+    test_reduce(&h);
+    test_rows(&h);
+    test_errors(&h);
+
+    long counts[2] = {h.checks, h.failures}, sums[2] = {0, 0};
+    MPI_Allreduce(counts, sums, 2, MPI_LONG, MPI_SUM, h.comm);
+    if (h.rank == 0)
+        printf("test_mpi %s, %d ranks: %ld checks, %ld failed: %s\n", gpu ? "gpu" : "cpu",
+               h.ranks, sums[0], sums[1], sums[1] ? "FAILED" : "PASSED");
+    yamr_destroy(h.ctx);
+    MPI_Finalize();
+    return sums[1] ? 1 : 0;
+}
