@@ -114,8 +114,11 @@ static void print_summary(FILE *f, yamr_context *ctx, int on_gpu, const char *no
                 d.multiprocessors);
     else
         fprintf(f, "device:  the CPU backend (%s)\n", no_gpu_why);
-    const char *report = yamr_report(ctx), *pick = strstr(report, "AUTO picks:");
-    if (pick) fprintf(f, "%.*s\n", (int)strcspn(pick, "\n"), pick);
+    yamr_plan plan; /* what an f32 argmax of 2^20 runs here, and why */
+    if (yamr_plan_for(ctx, YAMR_CALL_REDUCE, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 1, (size_t)1 << 20,
+                      &plan) == YAMR_SUCCESS)
+        fprintf(f, "plan:    f32 argmax of 2^20: %s kernel, %s\n", yamr_kernel_name(plan.kernel),
+                plan.why);
 
     size_t largest = 0;
     for (int i = 0; i < s->count; ++i)

@@ -30,6 +30,9 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 if [[ ! -x $build/bench/yamr-bench ]]; then
   generator=()
   command -v ninja > /dev/null && generator=(-G Ninja)
+  # PKG_CONFIG_LIBDIR: FindMPI asks pkg-config first, which finds the GPU machine's own Open
+  # MPI libraries (no mpiexec of theirs); this MPICH's launcher would start singletons of them.
+  PKG_CONFIG_LIBDIR=$mpich/lib/x86_64-linux-gnu/pkgconfig \
   cmake -S . -B $build "${generator[@]}" -DYAMR_PLATFORM=nvidia \
     -DYAMR_CUDA_ARCHS="${YAMR_CUDA_ARCHS:-90}" -DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" \
     -DYAMR_WITH_MPI=ON -DMPI_SKIP_COMPILER_WRAPPER=ON \
@@ -52,9 +55,9 @@ run() { # run NAME SECONDS COMMAND...: the command's output in logs/NAME.log, it
 }
 
 for ranks in 1 2 4; do
-  run "test_mpi-gpu-np$ranks" 240 "$mpiexec" -n "$ranks" $build/test/test_mpi gpu
+  run "test_mpi-gpu-np$ranks" 240 "$mpiexec" -n "$ranks" $build/test/test_mpi gpu "$ranks"
 done
-run test_mpi-cpu-np2 120 "$mpiexec" -n 2 $build/test/test_mpi cpu
+run test_mpi-cpu-np2 120 "$mpiexec" -n 2 $build/test/test_mpi cpu 2
 run example-np2 60 "$mpiexec" -n 2 $build/examples/yamr_example_mpi_argmax 1000000
 run bench-mpi-np2 240 "$mpiexec" -n 2 $build/bench/yamr-bench mpi --reps 200 --out "$out/bench-mpi-np2"
 cat "$out/logs/bench-mpi-np2.log"

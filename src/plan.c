@@ -241,11 +241,11 @@ static void explain(const yamr_context *ctx, yamr_plan *p)
         (void)yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant,
                                              p->call == YAMR_CALL_MINMAX ? 2 : 1, &per_unit, err,
                                              sizeof err);
-        snprintf(why, cap,
-                 "%s in each block; %d blocks fit per multiprocessor x %d; %s loads; the last "
-                 "block merges the block results",
-                 yamr_variant_name(p->variant), per_unit, mp,
-                 p->vector_loads ? "16-byte" : "element");
+        const yamr__variant_info *v = yamr__variant_lookup(p->variant);
+        snprintf(why, cap, "%s (%s: %s); %d blocks fit per multiprocessor x %d; %s loads",
+                 yamr_variant_name(p->variant),
+                 ctx->variant == YAMR_VARIANT_AUTO ? "AUTO's pick" : "set on the context",
+                 v ? v->correctness : "", per_unit, mp, p->vector_loads ? "16-byte" : "element");
         break;
     }
     case YAMR_KERNEL_LANES_PER_ROW:

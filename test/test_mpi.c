@@ -684,6 +684,15 @@ int main(int argc, char **argv)
         return 2;
     }
     const int gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
+    /* The ranks the launcher started (ctest passes them): a launcher of another MPI than the
+     * one the test links starts that many singletons, each of which would pass alone. */
+    const int launched = argc > 2 ? atoi(argv[2]) : h.ranks;
+    if (launched != h.ranks) {
+        printf("test_mpi: FAILED: launched as %d ranks, but this process sees %d (the mpiexec "
+               "and the MPI library it links do not match)\n", launched, h.ranks);
+        MPI_Finalize();
+        return 1;
+    }
     int device = YAMR_DEVICE_CPU;
     if (gpu) device = pick_gpu(h.comm);
     int opened = device >= YAMR_DEVICE_CPU && yamr_create(&h.ctx, device) == YAMR_SUCCESS, all = 0;
