@@ -14,6 +14,7 @@ yamr_status yamr_create(yamr_context **ctx, int device)
     c->device = device;
     c->variant = YAMR_VARIANT_AUTO;
     c->nan_policy = YAMR_NAN_PROPAGATE;
+    c->cpu.isa = yamr__cpu_detect_isa();
     if (device == YAMR_DEVICE_CPU) {
         c->info.vendor = YAMR_VENDOR_CPU;
         strcpy(c->info.name, "cpu");

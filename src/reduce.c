@@ -1,4 +1,5 @@
 /* The reduction entry points: argument checks, dispatch to a backend, and the final write. */
+#include <stdint.h>
 #include <string.h>
 
 #include "context.h"
@@ -52,6 +53,7 @@ static yamr_status run(yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtyp
     if (!ctx) return YAMR_ERROR_INVALID_VALUE;
     if ((unsigned)op >= YAMR_OP_COUNT || (unsigned)dtype >= YAMR_DTYPE_COUNT || !in || n == 0)
         return YAMR_ERROR_INVALID_VALUE;
+    if (n > SIZE_MAX / yamr_dtype_size(dtype)) return YAMR_ERROR_INVALID_VALUE; /* no buffer */
     for (int k = 0; k < slots; ++k)
         if (!value[k] || (slots == 1 && op_needs_index(op) && !index[k])) return YAMR_ERROR_INVALID_VALUE;
     yamr_variant variant;
@@ -61,8 +63,7 @@ static yamr_status run(yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtyp
     const int nan_ignore = ctx->nan_policy == YAMR_NAN_IGNORE;
     yamr__result res[2];
     if (ctx->info.vendor == YAMR_VENDOR_CPU) {
-        for (int k = 0; k < slots; ++k)
-            yamr__cpu_reduce(dtype, slots == 2 ? k : op_is_min(op), nan_ignore, in, n, &res[k]);
+        yamr__cpu_reduce(&ctx->cpu, dtype, slots, op_is_min(op), nan_ignore, in, n, res);
     } else {
         if (variant == YAMR_VARIANT_RACY && (async || n > (size_t)ctx->info.max_block_threads))
             return YAMR_ERROR_UNSUPPORTED; /* the seed kernel: one block, synchronous */
