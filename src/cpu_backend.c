@@ -13,14 +13,20 @@ int yamr__cpu_isa_runs_here(yamr__cpu_isa isa)
 #if YAMR__CPU_HAVE_AVX2
     case YAMR__CPU_ISA_AVX2: return __builtin_cpu_supports("avx2") != 0;
 #endif
+#if YAMR__CPU_HAVE_AVX512
+    case YAMR__CPU_ISA_AVX512:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl");
+#endif
     default: return 0;
     }
 }
 
 yamr__cpu_isa yamr__cpu_detect_isa(void)
 {
-    return yamr__cpu_isa_runs_here(YAMR__CPU_ISA_AVX2) ? YAMR__CPU_ISA_AVX2
-                                                       : YAMR__CPU_ISA_BASELINE;
+    for (int isa = YAMR__CPU_ISA_COUNT - 1; isa > YAMR__CPU_ISA_BASELINE; --isa)
+        if (yamr__cpu_isa_runs_here((yamr__cpu_isa)isa)) return (yamr__cpu_isa)isa;
+    return YAMR__CPU_ISA_BASELINE;
 }
 
 const char *yamr__cpu_isa_name(yamr__cpu_isa isa)
@@ -28,8 +34,18 @@ const char *yamr__cpu_isa_name(yamr__cpu_isa isa)
     switch (isa) {
     case YAMR__CPU_ISA_BASELINE: return "baseline";
     case YAMR__CPU_ISA_AVX2: return "avx2";
+    case YAMR__CPU_ISA_AVX512: return "avx512";
     default: return "invalid";
     }
+}
+
+int yamr__cpu_with_openmp(void)
+{
+#ifdef _OPENMP
+    return 1;
+#else
+    return 0;
+#endif
 }
 
 int yamr__cpu_threads_for(const yamr__cpu_config *cfg, size_t bytes)

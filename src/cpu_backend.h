@@ -18,14 +18,17 @@ extern "C" {
 /* Where the compiler can build functions for other x86 instruction sets than its default. */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define YAMR__CPU_HAVE_AVX2 1
+#define YAMR__CPU_HAVE_AVX512 1
 #else
 #define YAMR__CPU_HAVE_AVX2 0
+#define YAMR__CPU_HAVE_AVX512 0
 #endif
 
 /* The instruction sets the scans are compiled for; the context picks the best one the CPU has. */
 typedef enum {
     YAMR__CPU_ISA_BASELINE = 0, /* the compiler's default target (SSE2 on x86-64) */
     YAMR__CPU_ISA_AVX2,         /* x86-64 with AVX2 (compiled only where the compiler can) */
+    YAMR__CPU_ISA_AVX512,       /* x86-64 with AVX-512 F, BW and VL (the same) */
     YAMR__CPU_ISA_COUNT
 } yamr__cpu_isa;
 
@@ -48,6 +51,8 @@ yamr__cpu_isa yamr__cpu_detect_isa(void);
 /* Whether `isa` was compiled in and this CPU runs it. */
 int yamr__cpu_isa_runs_here(yamr__cpu_isa isa);
 const char *yamr__cpu_isa_name(yamr__cpu_isa isa);
+/* Whether the library was built with OpenMP (else every call runs on the calling thread). */
+int yamr__cpu_with_openmp(void);
 /* Threads for a call reading `bytes`: 1 without OpenMP; else OpenMP's count, capped by the
  * context and by one thread per YAMR__CPU_MIN_BYTES_PER_THREAD. */
 int yamr__cpu_threads_for(const yamr__cpu_config *cfg, size_t bytes);

@@ -22,6 +22,7 @@ static const unsigned char *row_at(const yamr__gpu_batch *c, size_t r, size_t *n
         /* A length that cannot be a buffer's is the caller's to avoid (yamr.h); it only has to
          * compute without undefined behaviour here. */
         *n = (size_t)yamr__segment_length(c->offsets[r], c->offsets[r + 1]);
+        if (*n == 0) return (const unsigned char *)c->in; /* empty: nothing is read */
         return (const unsigned char *)c->in + (size_t)c->offsets[r] * elem;
     }
     *n = c->cols;

@@ -167,9 +167,24 @@ __attribute__((target("avx2"))) static void scan_avx2(yamr_dtype t, int slots, i
 }
 #endif
 
+#if YAMR__CPU_HAVE_AVX512
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void
+scan_avx512(yamr_dtype t, int slots, int is_min, int nan_ignore, const void *in, size_t n,
+            yamr__cpu_best best[2])
+{
+    scan_any(t, slots, is_min, nan_ignore, in, n, best);
+}
+#endif
+
 void yamr__cpu_scan(yamr__cpu_isa isa, yamr_dtype t, int slots, int is_min, int nan_ignore,
                     const void *in, size_t n, yamr__cpu_best best[2])
 {
+#if YAMR__CPU_HAVE_AVX512
+    if (isa == YAMR__CPU_ISA_AVX512) {
+        scan_avx512(t, slots, is_min, nan_ignore, in, n, best);
+        return;
+    }
+#endif
 #if YAMR__CPU_HAVE_AVX2
     if (isa == YAMR__CPU_ISA_AVX2) {
         scan_avx2(t, slots, is_min, nan_ignore, in, n, best);
