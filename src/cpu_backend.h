@@ -82,6 +82,10 @@ void yamr__cpu_reduce(const yamr__cpu_config *cfg, yamr_dtype t, int slots, int 
 void yamr__cpu_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c);
 void yamr__cpu_softmax(const yamr__cpu_config *cfg, const yamr__gpu_batch *c);
 
+/* Softmax statistics of one row of n >= 1 f32 or f64 elements (cpu_softmax.c), in double. */
+void yamr__cpu_softmax_row(yamr__cpu_isa isa, yamr_dtype t, int nan_ignore, const void *row,
+                           size_t cols, double *row_max, double *row_sum);
+
 /* Length of the segment [begin, end): end - begin, 0 when end <= begin, for any int64 values. */
 uint64_t yamr__segment_length(int64_t begin, int64_t end);
 

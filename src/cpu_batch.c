@@ -4,7 +4,6 @@
  * thread are taken one after another, each split over the threads when it is long enough. Every
  * row's answer is the same either way.
  */
-#include <math.h>
 #include <string.h>
 
 #include "cpu_backend.h"
@@ -105,34 +104,12 @@ void yamr__cpu_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
     for (size_t r = 0; r < c->rows; ++r) reduce_row(cfg, c, r, p.split);
 }
 
-/* The online statistics of yamr.h in double (exact inputs for both dtypes); one pass. */
-static void softmax_row(const yamr__gpu_batch *c, const void *row, double *row_max,
-                        double *row_sum)
-{
-    double m = -INFINITY, s = 0;
-    for (size_t i = 0; i < c->cols; ++i) {
-        const double x =
-            c->dtype == YAMR_DTYPE_F64 ? ((const double *)row)[i] : ((const float *)row)[i];
-        if (isnan(x)) {
-            if (c->nan_ignore) continue;
-            m = s = x;
-            break; /* nothing changes a NaN */
-        }
-        if (x > m) {
-            s = s * exp(m - x) + 1.0; /* m == -inf: exp(-inf) = 0 drops the -inf elements */
-            m = x;
-        } else {
-            s += x == m ? 1.0 : exp(x - m);
-        }
-    }
-    *row_max = s == 0 ? NAN : m; /* no element counted: NaNs only, ignored */
-    *row_sum = s;
-}
-
-static void softmax_one(const yamr__gpu_batch *c, size_t r)
+static void softmax_one(const yamr__cpu_config *cfg, const yamr__gpu_batch *c, size_t r)
 {
     double m, s;
-    softmax_row(c, (const unsigned char *)c->in + r * c->ld * yamr_dtype_size(c->dtype), &m, &s);
+    yamr__cpu_softmax_row(cfg->isa, c->dtype, c->nan_ignore,
+                          (const unsigned char *)c->in + r * c->ld * yamr_dtype_size(c->dtype),
+                          c->cols, &m, &s);
     if (c->dtype == YAMR_DTYPE_F64) {
         ((double *)c->values)[r] = m;
         ((double *)c->second)[r] = s;
@@ -144,7 +121,7 @@ static void softmax_one(const yamr__gpu_batch *c, size_t r)
 
 void yamr__cpu_softmax(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
 {
-    /* exp() per element makes a row cost far more than its read: spread rows even when few. */
+    /* exp() per element makes a row cost more than its read: spread rows even when few. */
     const size_t elem = yamr_dtype_size(c->dtype);
     const size_t bytes = c->rows * c->cols * elem; /* matrix_ok() bounds it */
     int threads = yamr__cpu_threads_for(cfg, bytes > (size_t)-1 / 16 ? (size_t)-1 : bytes * 16);
@@ -153,9 +130,9 @@ void yamr__cpu_softmax(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
 #ifdef _OPENMP
         const long long rows = (long long)c->rows;
 #pragma omp parallel for num_threads(threads) schedule(static)
-        for (long long r = 0; r < rows; ++r) softmax_one(c, (size_t)r);
+        for (long long r = 0; r < rows; ++r) softmax_one(cfg, c, (size_t)r);
 #endif
         return;
     }
-    for (size_t r = 0; r < c->rows; ++r) softmax_one(c, r);
+    for (size_t r = 0; r < c->rows; ++r) softmax_one(cfg, c, r);
 }

@@ -208,6 +208,7 @@ yamr__result yamr__cpu_result(yamr_dtype t, const void *in, yamr__cpu_best best)
 
 /* ---- Splitting one array over threads ---- */
 
+#ifdef _OPENMP
 /* Thread `id` of `count` scans whole blocks [lo, hi); partial bests come back in thread order. */
 static void scan_share(yamr__cpu_isa isa, yamr_dtype t, int slots, int is_min, int nan_ignore,
                        const void *in, size_t n, int id, int count, yamr__cpu_best best[2])
@@ -224,6 +225,7 @@ static void scan_share(yamr__cpu_isa isa, yamr_dtype t, int slots, int is_min, i
     best[0].index += lo;
     best[1].index += lo;
 }
+#endif /* _OPENMP */
 
 void yamr__cpu_reduce(const yamr__cpu_config *cfg, yamr_dtype t, int slots, int is_min,
                       int nan_ignore, const void *in, size_t n, yamr__result res[2])
