@@ -6,6 +6,7 @@
  * so the first index wins. Each function is compiled once per instruction set (the baseline and,
  * on x86, AVX2) from the same inline bodies, and yamr__cpu_scan() runs the one the context chose.
  */
+#include <math.h>
 #include <string.h>
 
 #ifdef _OPENMP
@@ -49,6 +50,66 @@ YAMR__CPU_INLINE uint64_t ord64(yamr_dtype t, const void *in, size_t i, int *nan
 }
 
 /*
+ * Floats without NaN: the block's largest and smallest values by float compares, a third of the
+ * key arithmetic, then their keys. Returns 0 (the caller takes the key loop) for other dtypes and
+ * for a block holding a NaN. The sign of a zero does not matter: both zeros have one key, and the
+ * find looks for the key. The simd reductions let the compiler keep a max per lane.
+ */
+#define YAMR__CPU_DEFINE_FLOAT_BLOCK(W, Float, Key, Dtype, Ord)                                \
+    YAMR__CPU_INLINE int float_block##W(yamr_dtype t, int slots, int is_min, const void *in,   \
+                                        size_t begin, size_t end, Key flip0, Key *m0, Key *m1) \
+    {                                                                                          \
+        if (t != Dtype) return 0;                                                              \
+        const Float *x = (const Float *)in;                                                    \
+        Float hi = -(Float)INFINITY, lo = (Float)INFINITY;                                     \
+        int nan = 0;                                                                           \
+        if (slots == 2) {                                                                      \
+            _Pragma("omp simd reduction(max : hi) reduction(min : lo) reduction(| : nan)")     \
+            for (size_t i = begin; i < end; ++i) {                                             \
+                const Float v = x[i];                                                          \
+                hi = v > hi ? v : hi;                                                          \
+                lo = v < lo ? v : lo;                                                          \
+                nan |= v != v;                                                                 \
+            }                                                                                  \
+        } else if (is_min) {                                                                   \
+            _Pragma("omp simd reduction(min : lo) reduction(| : nan)")                         \
+            for (size_t i = begin; i < end; ++i) {                                             \
+                const Float v = x[i];                                                          \
+                lo = v < lo ? v : lo;                                                          \
+                nan |= v != v;                                                                 \
+            }                                                                                  \
+        } else {                                                                               \
+            _Pragma("omp simd reduction(max : hi) reduction(| : nan)")                         \
+            for (size_t i = begin; i < end; ++i) {                                             \
+                const Float v = x[i];                                                          \
+                hi = v > hi ? v : hi;                                                          \
+                nan |= v != v;                                                                 \
+            }                                                                                  \
+        }                                                                                      \
+        if (nan) return 0;                                                                     \
+        Key bits;                                                                              \
+        const Float first = slots == 1 && is_min ? lo : hi;                                    \
+        memcpy(&bits, &first, sizeof bits);                                                    \
+        *m0 = (Key)(Ord(bits) ^ flip0);                                                        \
+        memcpy(&bits, &lo, sizeof bits);                                                       \
+        *m1 = (Key)~Ord(bits);                                                                 \
+        return 1;                                                                              \
+    }
+
+YAMR__CPU_DEFINE_FLOAT_BLOCK(32, float, uint32_t, YAMR_DTYPE_F32, yamr__ord_f32)
+YAMR__CPU_DEFINE_FLOAT_BLOCK(64, double, uint64_t, YAMR_DTYPE_F64, yamr__ord_f64)
+
+/* Halves have no C type to compare: always the key loop. */
+YAMR__CPU_INLINE int float_block16(yamr_dtype t, int slots, int is_min, const void *in,
+                                   size_t begin, size_t end, uint16_t flip0, uint16_t *m0,
+                                   uint16_t *m1)
+{
+    (void)t, (void)slots, (void)is_min, (void)in, (void)begin, (void)end, (void)flip0;
+    (void)m0, (void)m1;
+    return 0;
+}
+
+/*
  * Defines, for the keys of ord##W (W bits, type Key: yamr_keys.h's split form, with `flip` 0 for
  * MAX and all ones for MIN, and `nan_key` the key of a NaN; Offset: an unsigned type of W bits
  * that holds a block's length):
@@ -84,7 +145,8 @@ YAMR__CPU_INLINE uint64_t ord64(yamr_dtype t, const void *in, size_t i, int *nan
         for (size_t begin = 0; begin < n; begin += YAMR__CPU_BLOCK) {                          \
             const size_t end = n - begin < YAMR__CPU_BLOCK ? n : begin + YAMR__CPU_BLOCK;      \
             Key m0 = YAMR_KEY_BOTTOM, m1 = YAMR_KEY_BOTTOM;                                    \
-            for (size_t i = begin; i < end; ++i) {                                             \
+            const int fast = float_block##W(t, slots, is_min, in, begin, end, flip0, &m0, &m1); \
+            for (size_t i = begin; !fast && i < end; ++i) {                                    \
                 int nan;                                                                       \
                 const Key ord = ord##W(t, in, i, &nan);                                        \
                 const Key nan_mask = (Key)((Key)0 - (Key)nan);                                 \
