@@ -4,22 +4,27 @@
 # first-index argmax loop in C (-O3), and the read ceiling (every thread summing the same bytes
 # as 64-bit words), for every dtype at N elements and for the batched shapes of yamr-bench rows.
 #
-#     bench/cpu_baselines.sh [--build DIR] [--n N] [--reps R] [--quick]
+#     bench/cpu_baselines.sh [--build DIR] [--n N] [--reps R] [--rounds K] [--quick]
 #
 # DIR: a CPU build with benchmarks (default build/cpu; build it with
 # `cmake -S . -B build/cpu -DYAMR_PLATFORM=cpu && cmake --build build/cpu -j2`). N: elements of
 # the grid-wide cases (default 2^26). R: timed runs, the best kept (default 9). --quick: small
-# sizes, to check that everything runs. Times are in ms, GB/s counts the bytes read once.
+# sizes, to check that everything runs. K: the three runs (one thread, all cores, numpy) are made
+# K times in turn (default 3) and each number is the best over all of them, so that a moment when
+# another process held a core counts against no one. Times are in ms, GB/s counts the bytes read
+# once.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$root/build/cpu
 args=()
+rounds=3
 while (($#)); do
   case "$1" in
     --build) build=$(cd "$2" && pwd); shift 2 ;;
     --n | --reps) args+=("$1" "$2"); shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
     --quick) args+=("$1"); shift ;;
-    -h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "cpu_baselines.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -31,24 +36,30 @@ trap 'rm -rf "$tmp"' EXIT
 cores=$(nproc)
 echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $cores cores;" \
      "load average $(cut -d' ' -f1-3 /proc/loadavg); yamr $(git -C "$root" rev-parse --short HEAD)"
-OMP_NUM_THREADS=1 "$bin" "${args[@]}" > "$tmp/one.tsv"
-OMP_NUM_THREADS=$cores "$bin" "${args[@]}" > "$tmp/all.tsv"
-/usr/bin/python3 "$root/bench/cpu_numpy.py" "${args[@]}" > "$tmp/numpy.tsv"
+for ((k = 0; k < rounds; ++k)); do
+  OMP_NUM_THREADS=1 "$bin" "${args[@]}" > "$tmp/one-$k.tsv"
+  OMP_NUM_THREADS=$cores "$bin" "${args[@]}" > "$tmp/all-$k.tsv"
+  /usr/bin/python3 "$root/bench/cpu_numpy.py" "${args[@]}" > "$tmp/numpy-$k.tsv"
+done
 
-/usr/bin/python3 - "$tmp" "$cores" << 'EOF'
+/usr/bin/python3 - "$tmp" "$cores" "$rounds" << 'EOF'
 import sys
 
-tmp, cores = sys.argv[1], sys.argv[2]
+tmp, cores, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rows = {}
 notes = []
 for name in ("one", "all", "numpy"):
-    for line in open("%s/%s.tsv" % (tmp, name)):
-        if line.startswith("#"):
-            if line.startswith("# numpy") or line.startswith("# isa"):
-                notes.append(line[2:].strip())
-            continue
-        case, dtype, size, impl, threads, ms, nbytes = line.rstrip("\n").split("\t")
-        rows[(name, case, dtype, size, impl)] = (float(ms), int(nbytes))
+    for k in range(rounds):
+        for line in open("%s/%s-%d.tsv" % (tmp, name, k)):
+            if line.startswith("#"):
+                if (line.startswith("# numpy") or line.startswith("# batched")) and k == 0 \
+                        and name != "all":
+                    notes.append(line[2:].strip())
+                continue
+            case, dtype, size, impl, threads, ms, nbytes = line.rstrip("\n").split("\t")
+            key = (name, case, dtype, size, impl)
+            if key not in rows or float(ms) < rows[key][0]:
+                rows[key] = (float(ms), int(nbytes))
 
 
 def cell(key):
@@ -65,7 +76,7 @@ def ratio(a, b, fmt="%.2fx", scale=1.0):
     return fmt % (scale * rows[b][0] / rows[a][0])
 
 
-print("; ".join(notes))
+print("; ".join(notes + ["best of %d rounds" % rounds]))
 print()
 print("Grid-wide calls: ms (GB/s), best of the run's repetitions")
 print()
