@@ -8,7 +8,8 @@
  *
  * One tab-separated line per measurement: case, dtype, size, impl, threads, best ms, bytes read.
  * Every yamr answer is checked against a plain loop before it is timed. Times are the best of R
- * wall-clock runs (default 9) after one untimed run. --quick: small sizes, for a smoke test.
+ * wall-clock runs (default 9) after one untimed run; the measurements of one dtype (one shape)
+ * take turns, so that they see the machine alike. --quick: small sizes, for a smoke test.
  * The input lives on transparent huge pages where the kernel allows them (as numpy's arrays do).
  */
 #include <stdint.h>
@@ -187,23 +188,36 @@ static int run_job(const job *j)
 
 static int reps = 9;
 
-/* Best of `reps` after one untimed run; prints the line. */
-static int time_job(const job *j, const char *name, const char *size, const char *impl,
-                    size_t bytes)
+/* One measurement of a group: what runs, how its line is labelled, its best time. */
+typedef struct {
+    job j;
+    const char *name, *impl;
+    size_t bytes;
+    double best;
+} timed;
+
+/* Times a group of jobs on the same data in turn, `reps` rounds after one untimed run of each,
+ * so that a moment when another process held a core falls on all of them alike; prints each
+ * one's best. */
+static int time_group(timed *g, int count, const char *size)
 {
-    if (run_job(j)) {
-        fprintf(stderr, "%s %s %s: the call failed\n", name, size, impl);
-        return 1;
+    for (int k = 0; k < count; ++k) {
+        if (run_job(&g[k].j)) {
+            fprintf(stderr, "%s %s %s: the call failed\n", g[k].name, size, g[k].impl);
+            return 1;
+        }
+        g[k].best = 1e300;
     }
-    double best = 1e300;
-    for (int r = 0; r < reps; ++r) {
-        const double t0 = now_ms();
-        run_job(j);
-        const double dt = now_ms() - t0;
-        if (dt < best) best = dt;
-    }
-    printf("%s\t%s\t%s\t%s\t%d\t%.4f\t%zu\n", name, yamr_dtype_name(j->t), size, impl,
-           j->kind == JOB_PLAIN ? 1 : max_threads(), best, bytes);
+    for (int r = 0; r < reps; ++r)
+        for (int k = 0; k < count; ++k) {
+            const double t0 = now_ms();
+            run_job(&g[k].j);
+            const double dt = now_ms() - t0;
+            if (dt < g[k].best) g[k].best = dt;
+        }
+    for (int k = 0; k < count; ++k)
+        printf("%s\t%s\t%s\t%s\t%d\t%.4f\t%zu\n", g[k].name, yamr_dtype_name(g[k].j.t), size,
+               g[k].impl, g[k].j.kind == JOB_PLAIN ? 1 : max_threads(), g[k].best, g[k].bytes);
     fflush(stdout);
     return 0;
 }
@@ -261,19 +275,26 @@ int main(int argc, char **argv)
         const size_t bytes = n * yamr_dtype_size(dt);
         fill(dt, buf, n);
         rc |= check_argmax(ctx, dt, buf, n);
-        job j = {JOB_REDUCE, ctx, YAMR_OP_ARGMAX, dt, buf, n, 0, 0, NULL, NULL, NULL, NULL};
-        rc |= time_job(&j, "argmax", size, "yamr", bytes);
-        j.op = YAMR_OP_MAX;
-        rc |= time_job(&j, "max", size, "yamr", bytes);
-        j.kind = JOB_MINMAX;
-        rc |= time_job(&j, "minmax", size, "yamr", bytes);
+        const job j = {JOB_REDUCE, ctx, YAMR_OP_ARGMAX, dt, buf, n, 0, 0, NULL, NULL, NULL, NULL};
+        timed g[5];
+        int count = 0;
+        g[count++] = (timed){j, "argmax", "yamr", bytes, 0};
+        g[count] = g[0];
+        g[count].name = "max";
+        g[count++].j.op = YAMR_OP_MAX;
+        g[count] = g[0];
+        g[count].name = "minmax";
+        g[count++].j.kind = JOB_MINMAX;
         if (dt != YAMR_DTYPE_F16 && dt != YAMR_DTYPE_BF16) {
-            j.kind = JOB_PLAIN;
-            rc |= time_job(&j, "argmax", size, "c_loop", bytes);
+            g[count] = g[0];
+            g[count].impl = "c_loop";
+            g[count++].j.kind = JOB_PLAIN;
         }
-        j.kind = JOB_READ;
-        j.n = bytes;
-        rc |= time_job(&j, "argmax", size, "read", bytes);
+        g[count] = g[0];
+        g[count].impl = "read";
+        g[count].j.kind = JOB_READ;
+        g[count++].j.n = bytes;
+        rc |= time_group(g, count, size);
     }
     /* The batched shapes of yamr-bench rows (bench/rows.c), f32. */
     static const struct {
@@ -311,10 +332,10 @@ int main(int argc, char **argv)
             snprintf(size, sizeof size, "%zu x %zu", rows, cols);
         }
         fill(YAMR_DTYPE_F32, buf, elems);
-        rc |= time_job(&j, shapes[s].name, size, "yamr", elems * 4);
-        j.kind = JOB_READ;
-        j.n = elems * 4;
-        rc |= time_job(&j, shapes[s].name, size, "read", elems * 4);
+        timed g[2] = {{j, shapes[s].name, "yamr", elems * 4, 0}, {j, shapes[s].name, "read", elems * 4, 0}};
+        g[1].j.kind = JOB_READ;
+        g[1].j.n = elems * 4;
+        rc |= time_group(g, 2, size);
         free(offsets);
     }
     free(buf);

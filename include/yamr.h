@@ -247,7 +247,8 @@ YAMR_API const char *yamr_rows_shape_name(yamr_rows_shape shape);
 /**
  * The kernel shape yamr_reduce_rows() and yamr_softmax_stats_rows() would use on ctx for `rows`
  * rows of `cols` elements, without running anything. YAMR_ERROR_UNSUPPORTED on a CPU context
- * (it reduces one row after another); YAMR_ERROR_INVALID_VALUE for NULLs or a zero count.
+ * (it spreads rows over threads, or splits a few long ones); YAMR_ERROR_INVALID_VALUE for NULLs
+ * or a zero count.
  */
 YAMR_API yamr_status yamr_rows_shape_for(const yamr_context *ctx, size_t rows, size_t cols,
                                          yamr_rows_shape *shape);
