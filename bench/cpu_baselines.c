@@ -5,11 +5,15 @@
  * bench/cpu_baselines.sh runs it beside numpy and prints one table.
  *
  *     yamr-cpu-baselines [--n N] [--reps R] [--quick]
+ *     yamr-cpu-baselines --in-cache [--reps R]
  *
  * One tab-separated line per measurement: case, dtype, size, impl, threads, best ms, bytes read.
  * Every yamr answer is checked against a plain loop before it is timed. Times are the best of R
  * wall-clock runs (default 9) after one untimed run; the measurements of one dtype (one shape)
  * take turns, so that they see the machine alike. --quick: small sizes, for a smoke test.
+ * --in-cache: the one-thread scan of 16384 elements (in L1 and L2) with every instruction set
+ * compiled in that this CPU runs, argmax and min+max per dtype, in GB/s: the kernels' speed
+ * without memory in the way.
  * The input lives on transparent huge pages where the kernel allows them (as numpy's arrays do).
  */
 #include <stdint.h>
@@ -23,6 +27,7 @@
 #include <omp.h>
 #endif
 
+#include "cpu_backend.h" /* the scans by instruction set: --in-cache */
 #include "yamr.h"
 
 static double now_ms(void)
@@ -264,6 +269,39 @@ static int check_argmax(yamr_context *ctx, yamr_dtype t, const void *in, size_t 
     return 0;
 }
 
+/* --in-cache: the kernels' speed per instruction set, data in cache. */
+static int in_cache(void)
+{
+    const size_t n = 16384, calls = 200;
+    uint64_t *x = (uint64_t *)malloc(n * 8);
+    if (!x) return 1;
+    printf("# dtype\top\tisa\tGB/s (one thread, %zu elements, best of %d x %zu calls)\n", n, reps,
+           calls);
+    for (int t = 0; t < YAMR_DTYPE_COUNT; ++t) {
+        fill((yamr_dtype)t, x, n);
+        for (int slots = 1; slots <= 2; ++slots)
+            for (int isa = 0; isa < YAMR__CPU_ISA_COUNT; ++isa) {
+                if (!yamr__cpu_isa_runs_here((yamr__cpu_isa)isa)) continue;
+                double best = 1e300;
+                for (int r = 0; r < reps; ++r) {
+                    const double t0 = now_ms();
+                    for (size_t c = 0; c < calls; ++c) {
+                        yamr__cpu_best b[2];
+                        yamr__cpu_scan((yamr__cpu_isa)isa, (yamr_dtype)t, slots, 0, 0, x, n, b);
+                        sink += b[0].index;
+                    }
+                    const double dt = now_ms() - t0;
+                    if (dt < best) best = dt;
+                }
+                printf("%s\t%s\t%s\t%.1f\n", yamr_dtype_name((yamr_dtype)t),
+                       slots == 1 ? "argmax" : "minmax", yamr__cpu_isa_name((yamr__cpu_isa)isa),
+                       (double)(n * yamr_dtype_size((yamr_dtype)t) * calls) / best / 1e6);
+            }
+    }
+    free(x);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     size_t n = (size_t)1 << 26;
@@ -272,13 +310,15 @@ int main(int argc, char **argv)
         if (!strcmp(argv[a], "--n") && a + 1 < argc) n = (size_t)strtoull(argv[++a], NULL, 0);
         else if (!strcmp(argv[a], "--reps") && a + 1 < argc) reps = atoi(argv[++a]);
         else if (!strcmp(argv[a], "--quick")) quick = 1;
+        else if (!strcmp(argv[a], "--in-cache")) quick = -1;
         else {
-            fprintf(stderr, "usage: yamr-cpu-baselines [--n N] [--reps R] [--quick]\n");
+            fprintf(stderr, "usage: yamr-cpu-baselines [--n N] [--reps R] [--quick | --in-cache]\n");
             return 2;
         }
     }
-    if (quick) n = (size_t)1 << 16;
     if (reps < 1) reps = 1;
+    if (quick < 0) return in_cache();
+    if (quick) n = (size_t)1 << 16;
     yamr_context *ctx;
     if (yamr_create(&ctx, YAMR_DEVICE_CPU) != YAMR_SUCCESS) return 1;
     const size_t cap = n * 8 > ((size_t)1 << 31) ? n * 8 : ((size_t)1 << 31);

@@ -47,6 +47,7 @@ import sys
 
 tmp, cores, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rows = {}
+per_round = {}  # key -> [ms of round 0, 1, ...]
 notes = []
 for name in ("one", "all", "numpy"):
     for k in range(rounds):
@@ -58,6 +59,7 @@ for name in ("one", "all", "numpy"):
                 continue
             case, dtype, size, impl, threads, ms, nbytes = line.rstrip("\n").split("\t")
             key = (name, case, dtype, size, impl)
+            per_round.setdefault(key, []).append(float(ms))
             if key not in rows or float(ms) < rows[key][0]:
                 rows[key] = (float(ms), int(nbytes))
 
@@ -69,6 +71,15 @@ def cell(key):
     return "%.2f (%.1f)" % (ms, nbytes / ms / 1e6)
 
 
+def paired(a, b):
+    """b's time over a's within each round (the two took turns there), the median over rounds:
+    the bandwidth of the machine moves between rounds with the other users' load."""
+    if a not in per_round or b not in per_round:
+        return "-"
+    r = sorted(y / x for x, y in zip(per_round[a], per_round[b]))
+    return "%.0f%%" % (100 * r[len(r) // 2])
+
+
 def ratio(a, b, fmt="%.2fx", scale=1.0):
     """How many times faster a ran than b (b's time over a's)."""
     if a not in rows or b not in rows:
@@ -78,7 +89,8 @@ def ratio(a, b, fmt="%.2fx", scale=1.0):
 
 print("; ".join(notes + ["best of %d rounds" % rounds]))
 print()
-print("Grid-wide calls: ms (GB/s), best of the run's repetitions")
+print("Grid-wide calls: ms (GB/s), best over all rounds; yamr % of read: the median over rounds")
+print("of read time / yamr time within a round (the two take turns in a round)")
 print()
 print("| dtype | op | yamr, 1 thread | numpy, 1 thread | yamr vs numpy | C loop -O3 | "
       "read, 1 thread | yamr, %s threads | read, %s threads | yamr %% of read |" % (cores, cores))
@@ -96,7 +108,7 @@ for case, dtype, size in grid:
     ra = ("all", "argmax", dtype, size, "read")
     print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
         dtype, case, cell(y1), cell(np_), ratio(y1, np_), cell(c1) if case == "argmax" else "",
-        cell(r1), cell(ya), cell(ra), ratio(ya, ra, "%.0f%%", 100)))
+        cell(r1), cell(ya), cell(ra), paired(ya, ra)))
 print()
 print("Batched calls (f32): ms (GB/s)")
 print()
@@ -112,5 +124,5 @@ for case, dtype, size in batched:
     ra = ("all", case, dtype, size, "read")
     print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
         case, size, cell(y1), cell(np_), ratio(y1, np_), cell(ya), cell(ra),
-        ratio(ya, ra, "%.0f%%", 100)))
+        paired(ya, ra)))
 EOF
