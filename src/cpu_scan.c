@@ -6,6 +6,7 @@
  * so the first index wins. Each function is compiled once per instruction set (the baseline and,
  * on x86, AVX2) from the same inline bodies, and yamr__cpu_scan() runs the one the context chose.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -55,7 +56,7 @@ YAMR__CPU_INLINE uint64_t ord64(yamr_dtype t, const void *in, size_t i, int *nan
  * for a block holding a NaN. The sign of a zero does not matter: both zeros have one key, and the
  * find looks for the key. The simd reductions let the compiler keep a max per lane.
  */
-#define YAMR__CPU_DEFINE_FLOAT_BLOCK(W, Float, Key, Dtype, Ord)                                \
+#define YAMR__CPU_DEFINE_FLOAT_BLOCK(W, Float, Key, Dtype, Ord, Largest)                       \
     YAMR__CPU_INLINE int float_block##W(yamr_dtype t, int slots, int is_min, const void *in,   \
                                         size_t begin, size_t end, Key flip0, Key *m0, Key *m1) \
     {                                                                                          \
@@ -86,7 +87,10 @@ YAMR__CPU_INLINE uint64_t ord64(yamr_dtype t, const void *in, size_t i, int *nan
                 nan |= v != v;                                                                 \
             }                                                                                  \
         }                                                                                      \
-        if (nan) return 0;                                                                     \
+        /* OpenMP starts each lane of a max at the lowest finite value, not -inf: a block of   \
+         * -inf only (and of +inf only for a min) comes back as that value, which the block    \
+         * need not hold. Those blocks, and blocks that hold it, take the key loop. */          \
+        if (nan || hi == -Largest || lo == Largest) return 0;                                  \
         Key bits;                                                                              \
         const Float first = slots == 1 && is_min ? lo : hi;                                    \
         memcpy(&bits, &first, sizeof bits);                                                    \
@@ -96,8 +100,8 @@ YAMR__CPU_INLINE uint64_t ord64(yamr_dtype t, const void *in, size_t i, int *nan
         return 1;                                                                              \
     }
 
-YAMR__CPU_DEFINE_FLOAT_BLOCK(32, float, uint32_t, YAMR_DTYPE_F32, yamr__ord_f32)
-YAMR__CPU_DEFINE_FLOAT_BLOCK(64, double, uint64_t, YAMR_DTYPE_F64, yamr__ord_f64)
+YAMR__CPU_DEFINE_FLOAT_BLOCK(32, float, uint32_t, YAMR_DTYPE_F32, yamr__ord_f32, FLT_MAX)
+YAMR__CPU_DEFINE_FLOAT_BLOCK(64, double, uint64_t, YAMR_DTYPE_F64, yamr__ord_f64, DBL_MAX)
 
 /* Halves have no C type to compare: always the key loop. */
 YAMR__CPU_INLINE int float_block16(yamr_dtype t, int slots, int is_min, const void *in,
