@@ -132,6 +132,14 @@ YAMR_API yamr_status yamr_get_nan_policy(const yamr_context *ctx, yamr_nan_polic
  * since they share the context's workspace. YAMR_ERROR_UNSUPPORTED on a CPU context.
  */
 YAMR_API yamr_status yamr_set_stream(yamr_context *ctx, void *stream);
+/**
+ * The most threads a call on this CPU context may use: 0 (the default) leaves the count to
+ * OpenMP (OMP_NUM_THREADS, else one per core); n >= 1 caps it at n. A call uses fewer threads
+ * when its data is too short to pay for them; results never depend on the count. A library built
+ * without OpenMP (YAMR_WITH_OPENMP=OFF, or no OpenMP found) runs every call on the calling
+ * thread. YAMR_ERROR_UNSUPPORTED on a GPU context; YAMR_ERROR_INVALID_VALUE for n < 0.
+ */
+YAMR_API yamr_status yamr_set_cpu_threads(yamr_context *ctx, int threads);
 
 YAMR_API yamr_status yamr_get_device_info(const yamr_context *ctx, yamr_device_info *info);
 /**

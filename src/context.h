@@ -2,12 +2,14 @@
 #ifndef YAMR_CONTEXT_H
 #define YAMR_CONTEXT_H
 
+#include "cpu_backend.h"
 #include "yamr_internal.h"
 
 struct yamr_context {
     int device; /* GPU ordinal or YAMR_DEVICE_CPU */
     yamr_device_info info;
     yamr__gpu *gpu; /* NULL for the CPU backend */
+    yamr__cpu_config cpu; /* the CPU backend's instruction set and thread cap */
     yamr_variant variant;
     yamr_nan_policy nan_policy;
     char error[512];   /* the last device runtime message */

@@ -1,46 +1,79 @@
-/* The CPU backend: one pass over the keys of yamr_keys.h, any n. */
-#include <string.h>
+/* The CPU backend's decisions: which instruction set a context scans with, and how many threads a
+ * call gets. The scans themselves are in cpu_scan.c and cpu_batch.c. */
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
-#include "yamr_internal.h"
-#include "yamr_keys.h"
+#include "context.h"
 
-/* One loop per dtype: KEY(bits) gives the key of one element of storage type STORAGE. */
-#define YAMR_CPU_SCAN(STORAGE, KEY)                                                            \
-    do {                                                                                       \
-        const STORAGE *x = (const STORAGE *)in;                                                \
-        STORAGE bits = x[0];                                                                   \
-        best = KEY;                                                                            \
-        for (size_t i = 1; i < n; ++i) {                                                       \
-            bits = x[i];                                                                       \
-            const uint64_t k = KEY;                                                            \
-            if (k > best) { /* strictly greater: the first index keeps ties */                 \
-                best = k;                                                                      \
-                best_index = i;                                                                \
-            }                                                                                  \
-        }                                                                                      \
-    } while (0)
-
-void yamr__cpu_reduce(yamr_dtype t, int is_min, int nan_ignore, const void *in, size_t n,
-                      yamr__result *res)
+int yamr__cpu_isa_runs_here(yamr__cpu_isa isa)
 {
-    uint64_t best = YAMR_KEY_BOTTOM;
-    size_t best_index = 0;
-    switch (t) {
-    case YAMR_DTYPE_F32: YAMR_CPU_SCAN(uint32_t, yamr__key_f32(bits, is_min, nan_ignore)); break;
-    case YAMR_DTYPE_F64: YAMR_CPU_SCAN(uint64_t, yamr__key_f64(bits, is_min, nan_ignore)); break;
-    case YAMR_DTYPE_F16:
-        YAMR_CPU_SCAN(uint16_t, yamr__key_half(bits, YAMR_F16_INF, is_min, nan_ignore));
-        break;
-    case YAMR_DTYPE_BF16:
-        YAMR_CPU_SCAN(uint16_t, yamr__key_half(bits, YAMR_BF16_INF, is_min, nan_ignore));
-        break;
-    case YAMR_DTYPE_I32: YAMR_CPU_SCAN(uint32_t, yamr__key_i32(bits, is_min)); break;
-    case YAMR_DTYPE_U32: YAMR_CPU_SCAN(uint32_t, yamr__key_u32(bits, is_min)); break;
-    case YAMR_DTYPE_I64: YAMR_CPU_SCAN(uint64_t, yamr__key_i64(bits, is_min)); break;
+    switch (isa) {
+    case YAMR__CPU_ISA_BASELINE: return 1;
+#if YAMR__CPU_HAVE_AVX2
+    case YAMR__CPU_ISA_AVX2: return __builtin_cpu_supports("avx2") != 0;
+#endif
+#if YAMR__CPU_HAVE_AVX512
+    case YAMR__CPU_ISA_AVX512:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl");
+#endif
+    default: return 0;
     }
-    /* A float input whose best key is the bottom was all NaN under YAMR_NAN_IGNORE. */
-    res->index = yamr__dtype_is_float(t) && best == YAMR_KEY_BOTTOM ? -1 : (int64_t)best_index;
-    res->value_bits = 0;
-    memcpy(&res->value_bits, (const unsigned char *)in + best_index * yamr_dtype_size(t),
-           yamr_dtype_size(t));
+}
+
+yamr__cpu_isa yamr__cpu_detect_isa(void)
+{
+    for (int isa = YAMR__CPU_ISA_COUNT - 1; isa > YAMR__CPU_ISA_BASELINE; --isa)
+        if (yamr__cpu_isa_runs_here((yamr__cpu_isa)isa)) return (yamr__cpu_isa)isa;
+    return YAMR__CPU_ISA_BASELINE;
+}
+
+const char *yamr__cpu_isa_name(yamr__cpu_isa isa)
+{
+    switch (isa) {
+    case YAMR__CPU_ISA_BASELINE: return "baseline";
+    case YAMR__CPU_ISA_AVX2: return "avx2";
+    case YAMR__CPU_ISA_AVX512: return "avx512";
+    default: return "invalid";
+    }
+}
+
+int yamr__cpu_with_openmp(void)
+{
+#ifdef _OPENMP
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+int yamr__cpu_threads_for(const yamr__cpu_config *cfg, size_t bytes)
+{
+#ifdef _OPENMP
+    int threads = omp_get_max_threads(); /* OMP_NUM_THREADS, omp_set_num_threads(), or the cores */
+    if (cfg->max_threads > 0 && cfg->max_threads < threads) threads = cfg->max_threads;
+    if (threads > YAMR__CPU_MAX_THREADS) threads = YAMR__CPU_MAX_THREADS;
+    const size_t useful = bytes / YAMR__CPU_MIN_BYTES_PER_THREAD;
+    if (useful < (size_t)threads) threads = useful < 1 ? 1 : (int)useful;
+    return threads;
+#else
+    (void)cfg;
+    (void)bytes;
+    return 1;
+#endif
+}
+
+uint64_t yamr__segment_length(int64_t begin, int64_t end)
+{
+    /* Unsigned subtraction is defined for every pair; for end > begin it is the true length. */
+    return end > begin ? (uint64_t)end - (uint64_t)begin : 0;
+}
+
+yamr_status yamr_set_cpu_threads(yamr_context *ctx, int threads)
+{
+    if (!ctx || threads < 0) return YAMR_ERROR_INVALID_VALUE;
+    if (ctx->gpu) return YAMR_ERROR_UNSUPPORTED;
+    ctx->cpu.max_threads = threads;
+    return YAMR_SUCCESS;
 }

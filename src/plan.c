@@ -228,9 +228,13 @@ static void explain(const yamr_context *ctx, yamr_plan *p)
     switch (p->kernel) {
     case YAMR_KERNEL_CPU:
         if (p->call == YAMR_CALL_REDUCE || p->call == YAMR_CALL_MINMAX)
-            snprintf(why, cap, "the CPU backend: one pass in index order");
+            snprintf(why, cap, "the CPU backend (%s): block scans in index order, long arrays "
+                               "split over threads",
+                     yamr__cpu_isa_name(ctx->cpu.isa));
         else
-            snprintf(why, cap, "the CPU backend, one %s after another", unit);
+            snprintf(why, cap, "the CPU backend (%s): %ss spread over threads, a few long ones "
+                               "split",
+                     yamr__cpu_isa_name(ctx->cpu.isa), unit);
         break;
     case YAMR_KERNEL_SEED:
         snprintf(why, cap, "racy: the seed kernel as written, one block, a thread per element");

@@ -25,6 +25,7 @@ static yamr_status run(yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtyp
     if (!ctx) return YAMR_ERROR_INVALID_VALUE;
     if ((unsigned)op >= YAMR_OP_COUNT || (unsigned)dtype >= YAMR_DTYPE_COUNT || !in || n == 0)
         return YAMR_ERROR_INVALID_VALUE;
+    if (n > SIZE_MAX / yamr_dtype_size(dtype)) return YAMR_ERROR_INVALID_VALUE; /* no buffer */
     for (int k = 0; k < slots; ++k)
         if (!value[k] || (slots == 1 && op_needs_index(op) && !index[k])) return YAMR_ERROR_INVALID_VALUE;
     const yamr_call kind = slots == 2 ? YAMR_CALL_MINMAX : YAMR_CALL_REDUCE;
@@ -37,8 +38,7 @@ static yamr_status run(yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtyp
     const int nan_ignore = ctx->nan_policy == YAMR_NAN_IGNORE;
     yamr__result res[2];
     if (ctx->info.vendor == YAMR_VENDOR_CPU) {
-        for (int k = 0; k < slots; ++k)
-            yamr__cpu_reduce(dtype, slots == 2 ? k : op_is_min(op), nan_ignore, in, n, &res[k]);
+        yamr__cpu_reduce(&ctx->cpu, dtype, slots, op_is_min(op), nan_ignore, in, n, res);
     } else {
         if (plan.kernel == YAMR_KERNEL_SEED && async)
             return YAMR_ERROR_UNSUPPORTED; /* the seed kernel: one block, synchronous */

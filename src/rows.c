@@ -1,6 +1,6 @@
 /*
  * Batched reductions (rows, segments, softmax statistics): argument checks, the plan, and the
- * CPU backend.
+ * dispatch to a backend (the CPU one: cpu_batch.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,73 +33,6 @@ uint64_t yamr__empty_value_bits(yamr_dtype t)
 
 static int op_needs_index(yamr_op op) { return op == YAMR_OP_ARGMAX || op == YAMR_OP_ARGMIN; }
 
-/* ---- CPU backend ---- */
-
-static void cpu_rows(const yamr__gpu_batch *c)
-{
-    const size_t elem = yamr_dtype_size(c->dtype);
-    const unsigned char *in = (const unsigned char *)c->in;
-    int64_t *indices = (int64_t *)c->second;
-    for (size_t r = 0; r < c->rows; ++r) {
-        yamr__result res;
-        size_t n = c->cols;
-        const unsigned char *row = in + r * c->ld * elem;
-        if (c->kind == YAMR__BATCH_SEGMENTS) {
-            const int64_t begin = c->offsets[r], end = c->offsets[r + 1];
-            n = end > begin ? (size_t)(end - begin) : 0;
-            row = in + (size_t)begin * elem;
-        }
-        if (n == 0) {
-            res.index = -1;
-            res.value_bits = yamr__empty_value_bits(c->dtype);
-        } else {
-            yamr__cpu_reduce(c->dtype, c->is_min, c->nan_ignore, row, n, &res);
-        }
-        memcpy((unsigned char *)c->values + r * elem, &res.value_bits, elem); /* little-endian */
-        if (indices) indices[r] = res.index;
-    }
-}
-
-/* The online statistics of yamr.h in double (exact inputs for both dtypes); one pass. */
-static void cpu_softmax_row(const yamr__gpu_batch *c, const void *row, double *row_max,
-                            double *row_sum)
-{
-    double m = -INFINITY, s = 0;
-    for (size_t i = 0; i < c->cols; ++i) {
-        const double x =
-            c->dtype == YAMR_DTYPE_F64 ? ((const double *)row)[i] : ((const float *)row)[i];
-        if (isnan(x)) {
-            if (c->nan_ignore) continue;
-            m = s = x;
-            break; /* nothing changes a NaN */
-        }
-        if (x > m) {
-            s = s * exp(m - x) + 1.0; /* m == -inf: exp(-inf) = 0 drops the -inf elements */
-            m = x;
-        } else {
-            s += x == m ? 1.0 : exp(x - m);
-        }
-    }
-    *row_max = s == 0 ? NAN : m; /* no element counted: NaNs only, ignored */
-    *row_sum = s;
-}
-
-static void cpu_softmax(const yamr__gpu_batch *c)
-{
-    const size_t elem = yamr_dtype_size(c->dtype);
-    for (size_t r = 0; r < c->rows; ++r) {
-        double m, s;
-        cpu_softmax_row(c, (const unsigned char *)c->in + r * c->ld * elem, &m, &s);
-        if (c->dtype == YAMR_DTYPE_F64) {
-            ((double *)c->values)[r] = m;
-            ((double *)c->second)[r] = s;
-        } else {
-            ((float *)c->values)[r] = (float)m;
-            ((float *)c->second)[r] = (float)s;
-        }
-    }
-}
-
 /* ---- Entry points: context, arguments, then the backend. Nothing is written on failure. ---- */
 
 static yamr_status run_batch(yamr_context *ctx, yamr__gpu_batch *c, yamr_call call, yamr_op op)
@@ -118,9 +51,9 @@ static yamr_status run_batch(yamr_context *ctx, yamr__gpu_batch *c, yamr_call ca
         default: s = yamr__gpu_softmax_stats(ctx->gpu, c, ctx->error, sizeof ctx->error); break;
         }
     } else if (c->kind == YAMR__BATCH_SOFTMAX) {
-        cpu_softmax(c);
+        yamr__cpu_softmax(&ctx->cpu, c);
     } else {
-        cpu_rows(c);
+        yamr__cpu_rows(&ctx->cpu, c);
     }
     if (s == YAMR_SUCCESS) {
         ctx->last_plan = plan;

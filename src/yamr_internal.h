@@ -79,9 +79,7 @@ typedef struct {
 /* Whether the dtype is a floating-point type (has NaN). */
 int yamr__dtype_is_float(yamr_dtype t);
 
-/* CPU backend (cpu_backend.c): any n >= 1. */
-void yamr__cpu_reduce(yamr_dtype t, int is_min, int nan_ignore, const void *in, size_t n,
-                      yamr__result *res);
+/* The CPU backend: cpu_backend.h. */
 
 /* ---- GPU backend (hip_kernels/, or gpu_none.c when built without one). ---- */
 

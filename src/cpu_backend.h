@@ -1,0 +1,96 @@
+/*
+ * The CPU backend: what a CPU context decides once (instruction set, thread cap) and the scans
+ * that execute it. cpu_backend.c decides, cpu_scan.c scans one array, cpu_batch.c spreads rows,
+ * segments and softmax rows over threads.
+ */
+#ifndef YAMR_CPU_BACKEND_H
+#define YAMR_CPU_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "yamr_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where the compiler can build functions for other x86 instruction sets than its default. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define YAMR__CPU_HAVE_AVX2 1
+#define YAMR__CPU_HAVE_AVX512 1
+#else
+#define YAMR__CPU_HAVE_AVX2 0
+#define YAMR__CPU_HAVE_AVX512 0
+#endif
+
+/* The instruction sets the scans are compiled for; the context picks the best one the CPU has. */
+typedef enum {
+    YAMR__CPU_ISA_BASELINE = 0, /* the compiler's default target (SSE2 on x86-64) */
+    YAMR__CPU_ISA_AVX2,         /* x86-64 with AVX2 (compiled only where the compiler can) */
+    YAMR__CPU_ISA_AVX512,       /* x86-64 with AVX-512 F, BW and VL (the same) */
+    YAMR__CPU_ISA_COUNT
+} yamr__cpu_isa;
+
+/* A CPU context's settings, fixed at creation except max_threads (yamr_set_cpu_threads()). */
+typedef struct {
+    yamr__cpu_isa isa;
+    int max_threads; /* 0: OpenMP's own count (OMP_NUM_THREADS, else the cores) */
+} yamr__cpu_config;
+
+/* Elements per block of the scans: the block's best key is found first, then, only when it beats
+ * the best so far, its first index in a second pass over the block while it is in L1. */
+#define YAMR__CPU_BLOCK 2048
+/* A thread gets at least this many bytes to read: below, starting it costs more than it saves. */
+#define YAMR__CPU_MIN_BYTES_PER_THREAD (256u * 1024u)
+/* The most threads one call uses (the per-thread partial results live on the stack). */
+#define YAMR__CPU_MAX_THREADS 256
+
+/* The best instruction set this CPU runs that the library was compiled for. */
+yamr__cpu_isa yamr__cpu_detect_isa(void);
+/* Whether `isa` was compiled in and this CPU runs it. */
+int yamr__cpu_isa_runs_here(yamr__cpu_isa isa);
+const char *yamr__cpu_isa_name(yamr__cpu_isa isa);
+/* Whether the library was built with OpenMP (else every call runs on the calling thread). */
+int yamr__cpu_with_openmp(void);
+/* Threads for a call reading `bytes`: 1 without OpenMP; else OpenMP's count, capped by the
+ * context and by one thread per YAMR__CPU_MIN_BYTES_PER_THREAD. */
+int yamr__cpu_threads_for(const yamr__cpu_config *cfg, size_t bytes);
+
+/* The best (largest key, first index on ties) of one array; index counts from the array. */
+typedef struct {
+    uint64_t key;
+    size_t index;
+} yamr__cpu_best;
+
+/*
+ * One array of n >= 1 elements, single-threaded: best[0] for `is_min` (slots == 1), or best[0]
+ * MAX and best[1] MIN in one pass (slots == 2).
+ */
+void yamr__cpu_scan(yamr__cpu_isa isa, yamr_dtype t, int slots, int is_min, int nan_ignore,
+                    const void *in, size_t n, yamr__cpu_best best[2]);
+/* The answer of a scan: value and index (-1 for a float array of NaNs only under IGNORE). */
+yamr__result yamr__cpu_result(yamr_dtype t, const void *in, yamr__cpu_best best);
+
+/* One array of n >= 1 elements, split over threads when it is long enough: res[0] for `is_min`
+ * (slots == 1), or res[0] MAX and res[1] MIN (slots == 2). Identical for any thread count. */
+void yamr__cpu_reduce(const yamr__cpu_config *cfg, yamr_dtype t, int slots, int is_min,
+                      int nan_ignore, const void *in, size_t n, yamr__result res[2]);
+
+/* Batched calls (cpu_batch.c): rows and segments (kind ROWS or SEGMENTS), softmax statistics.
+ * Rows (segments) are spread over threads; few long ones are each split instead. */
+void yamr__cpu_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c);
+void yamr__cpu_softmax(const yamr__cpu_config *cfg, const yamr__gpu_batch *c);
+
+/* Softmax statistics of one row of n >= 1 f32 or f64 elements (cpu_softmax.c), in double. */
+void yamr__cpu_softmax_row(yamr__cpu_isa isa, yamr_dtype t, int nan_ignore, const void *row,
+                           size_t cols, double *row_max, double *row_sum);
+
+/* Length of the segment [begin, end): end - begin, 0 when end <= begin, for any int64 values. */
+uint64_t yamr__segment_length(int64_t begin, int64_t end);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* YAMR_CPU_BACKEND_H */

@@ -1,0 +1,138 @@
+/*
+ * The CPU backend's batched calls: rows, segments and softmax statistics. Many rows (segments)
+ * are spread over threads, each row scanned by one; fewer rows than YAMR__CPU_ROWS_PER_THREAD per
+ * thread are taken one after another, each split over the threads when it is long enough. Every
+ * row's answer is the same either way.
+ */
+#include <string.h>
+
+#include "cpu_backend.h"
+
+/* Below this many rows per thread a spread leaves threads idle at the end: split rows instead. */
+#define YAMR__CPU_ROWS_PER_THREAD 4
+/* Rows (segments) a thread takes at a time: about this many elements. */
+#define YAMR__CPU_ELEMENTS_PER_GRAB 16384
+
+/* Row or segment r: where it starts and how long it is. */
+static const unsigned char *row_at(const yamr__gpu_batch *c, size_t r, size_t *n)
+{
+    const size_t elem = yamr_dtype_size(c->dtype);
+    if (c->kind == YAMR__BATCH_SEGMENTS) {
+        /* A length that cannot be a buffer's is the caller's to avoid (yamr.h); it only has to
+         * compute without undefined behaviour here. */
+        *n = (size_t)yamr__segment_length(c->offsets[r], c->offsets[r + 1]);
+        if (*n == 0) return (const unsigned char *)c->in; /* empty: nothing is read */
+        return (const unsigned char *)c->in + (size_t)c->offsets[r] * elem;
+    }
+    *n = c->cols;
+    return (const unsigned char *)c->in + r * c->ld * elem;
+}
+
+/* The elements all rows (segments) hold together, saturating at SIZE_MAX. */
+static size_t total_elements(const yamr__gpu_batch *c)
+{
+    if (c->kind != YAMR__BATCH_SEGMENTS) return c->rows * c->cols; /* matrix_ok() bounds it */
+    size_t total = 0;
+    for (size_t r = 0; r < c->rows; ++r) {
+        size_t n;
+        row_at(c, r, &n);
+        total = n > (size_t)-1 - total ? (size_t)-1 : total + n;
+    }
+    return total;
+}
+
+/* How the rows go over threads: `spread` threads each taking `grab` rows at a time, or (spread
+ * 1) one row after another with `split` set when a row may use several threads itself. */
+typedef struct {
+    int spread;
+    size_t grab;
+    int split;
+} rows_plan;
+
+static rows_plan plan_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
+{
+    rows_plan p = {1, 1, 0};
+    const size_t total = total_elements(c);
+    const size_t elem = yamr_dtype_size(c->dtype);
+    const int threads =
+        yamr__cpu_threads_for(cfg, total > (size_t)-1 / elem ? (size_t)-1 : total * elem);
+    if (threads <= 1) return p;
+    if (c->rows < (size_t)YAMR__CPU_ROWS_PER_THREAD * (size_t)threads) {
+        p.split = 1;
+        return p;
+    }
+    p.spread = threads;
+    const size_t per_row = total / c->rows;
+    p.grab = per_row >= YAMR__CPU_ELEMENTS_PER_GRAB ? 1 : YAMR__CPU_ELEMENTS_PER_GRAB / (per_row + 1);
+    const size_t fair = c->rows / ((size_t)threads * YAMR__CPU_ROWS_PER_THREAD);
+    if (p.grab > fair) p.grab = fair < 1 ? 1 : fair;
+    return p;
+}
+
+static void reduce_row(const yamr__cpu_config *cfg, const yamr__gpu_batch *c, size_t r, int split)
+{
+    const size_t elem = yamr_dtype_size(c->dtype);
+    size_t n;
+    const unsigned char *row = row_at(c, r, &n);
+    yamr__result res[2];
+    if (n == 0) {
+        res[0].index = -1;
+        res[0].value_bits = yamr__empty_value_bits(c->dtype);
+    } else if (split) {
+        yamr__cpu_reduce(cfg, c->dtype, 1, c->is_min, c->nan_ignore, row, n, res);
+    } else {
+        yamr__cpu_best best[2];
+        yamr__cpu_scan(cfg->isa, c->dtype, 1, c->is_min, c->nan_ignore, row, n, best);
+        res[0] = yamr__cpu_result(c->dtype, row, best[0]);
+    }
+    memcpy((unsigned char *)c->values + r * elem, &res[0].value_bits, elem); /* little-endian */
+    if (c->second) ((int64_t *)c->second)[r] = res[0].index;
+}
+
+void yamr__cpu_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
+{
+    const rows_plan p = plan_rows(cfg, c);
+    if (p.spread > 1) {
+#ifdef _OPENMP
+        /* A signed loop variable: OpenMP 2.5 (MSVC) takes no other. */
+        const long long rows = (long long)c->rows, grab = (long long)p.grab;
+#pragma omp parallel for num_threads(p.spread) schedule(dynamic, grab)
+        for (long long r = 0; r < rows; ++r) reduce_row(cfg, c, (size_t)r, 0);
+#endif
+        return;
+    }
+    for (size_t r = 0; r < c->rows; ++r) reduce_row(cfg, c, r, p.split);
+}
+
+static void softmax_one(const yamr__cpu_config *cfg, const yamr__gpu_batch *c, size_t r)
+{
+    double m, s;
+    yamr__cpu_softmax_row(cfg->isa, c->dtype, c->nan_ignore,
+                          (const unsigned char *)c->in + r * c->ld * yamr_dtype_size(c->dtype),
+                          c->cols, &m, &s);
+    if (c->dtype == YAMR_DTYPE_F64) {
+        ((double *)c->values)[r] = m;
+        ((double *)c->second)[r] = s;
+    } else {
+        ((float *)c->values)[r] = (float)m;
+        ((float *)c->second)[r] = (float)s;
+    }
+}
+
+void yamr__cpu_softmax(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
+{
+    /* exp() per element makes a row cost more than its read: spread rows even when few. */
+    const size_t elem = yamr_dtype_size(c->dtype);
+    const size_t bytes = c->rows * c->cols * elem; /* matrix_ok() bounds it */
+    int threads = yamr__cpu_threads_for(cfg, bytes > (size_t)-1 / 16 ? (size_t)-1 : bytes * 16);
+    if ((size_t)threads > c->rows) threads = (int)c->rows;
+    if (threads > 1) {
+#ifdef _OPENMP
+        const long long rows = (long long)c->rows;
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (long long r = 0; r < rows; ++r) softmax_one(cfg, c, (size_t)r);
+#endif
+        return;
+    }
+    for (size_t r = 0; r < c->rows; ++r) softmax_one(cfg, c, r);
+}

@@ -1,0 +1,501 @@
+/*
+ * The CPU backend's own paths against the host reference (reference.c): every instruction set
+ * compiled in that this CPU runs (baseline, AVX2), 1, 2 and 3 threads (the context's cap; ctest
+ * runs this with OMP_NUM_THREADS=3 so that 3 are there, and again with OMP_NUM_THREADS=1), sizes
+ * around the vector widths, the scan block and the thread-split thresholds, +-1. Also the split
+ * key forms of yamr_keys.h against the reference keys, the segment length for any offsets, the
+ * refusal of sizes whose bytes overflow size_t, and yamr_set_cpu_threads().
+ *   test_cpu [OMP_THREADS]   OMP_THREADS: the thread count OMP_NUM_THREADS set (checked)
+ * Outputs are poisoned before every call; every answer is also compared with the one-thread
+ * baseline answer, which must be identical.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "context.h"
+#include "reference.h"
+#include "yamr.h"
+#include "yamr_keys.h"
+
+static yamr_context *ctx;
+static unsigned char *data;
+static int expected_omp_threads; /* from the command line; 0: not checked */
+static const int caps[] = {1, 2, 3};
+#define CAP_COUNT 3
+
+/* The largest size below: 3 thread shares of the narrowest dtype, and a block more. */
+#define MAX_N (4 * (YAMR__CPU_MIN_BYTES_PER_THREAD / 2) + 2 * YAMR__CPU_BLOCK + 64)
+
+static int setup(void **state)
+{
+    (void)state;
+    if (yamr_create(&ctx, YAMR_DEVICE_CPU) != YAMR_SUCCESS) return -1;
+    data = (unsigned char *)malloc((size_t)MAX_N * 8);
+    return data ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(data);
+    yamr_destroy(ctx);
+    return 0;
+}
+
+static uint64_t mask_of(yamr_dtype t)
+{
+    return yamr_dtype_size(t) == 8 ? ~0ull : ((1ull << (8 * yamr_dtype_size(t))) - 1);
+}
+
+/* ---- Keys: the split forms equal the reference keys ---- */
+
+static uint32_t split_key32(uint32_t ord, int nan, int is_min, int nan_ignore)
+{
+    return nan ? (nan_ignore ? 0u : ~0u) : ord ^ (is_min ? ~0u : 0u);
+}
+
+static uint64_t split_key64(uint64_t ord, int nan, int is_min, int nan_ignore)
+{
+    return nan ? (nan_ignore ? 0u : ~0ull) : ord ^ (is_min ? ~0ull : 0u);
+}
+
+static void test_keys(void **state)
+{
+    (void)state;
+    /* Halves, every bit pattern: the 16-bit key is the 32-bit one minus 1, NaN at the ends. */
+    for (int bf = 0; bf < 2; ++bf) {
+        const uint16_t inf = bf ? YAMR_BF16_INF : YAMR_F16_INF;
+        for (uint32_t b = 0; b < 0x10000u; ++b)
+            for (int v = 0; v < 4; ++v) {
+                const int is_min = v & 1, ignore = v >> 1;
+                const uint32_t ref = yamr__key_half(b, inf, is_min, ignore);
+                const int nan = yamr__is_nan_half((uint16_t)b, inf);
+                const uint16_t k = nan ? (uint16_t)(ignore ? 0u : 0xffffu)
+                                       : (uint16_t)(yamr__ord_half16((uint16_t)b) ^ (is_min ? 0xffffu : 0u));
+                const uint32_t want = ref == 0 ? 0u : ref == 0xffffffffu ? 0xffffu : ref - 1;
+                if (k != want)
+                    fail_msg("%s bits %04x min %d ignore %d: key %04x, want %04x",
+                             bf ? "bf16" : "f16", b, is_min, ignore, k, want);
+                if (!nan && (k == 0 || k == 0xffff)) fail_msg("a non-NaN half at the ends");
+            }
+    }
+    /* 32 and 64 bits: specials, then random patterns. */
+    static const uint64_t specials[] = {0, 0x8000000000000000ull, 1, 0x7fffffffffffffffull,
+                                        0xffffffffffffffffull, 0x7ff0000000000000ull,
+                                        0xfff0000000000000ull, 0x7ff0000000000001ull,
+                                        0x7ff8000000000000ull, 0x7f800000u, 0xff800000u,
+                                        0x7f800001u, 0x7fc00000u, 0x80000000u, 0xffffffffu};
+    uint64_t rng = test_seed();
+    for (int i = 0; i < 2000000; ++i) {
+        const uint64_t b64 = i < 15 ? specials[i] : rng_next(&rng);
+        const uint32_t b32 = (uint32_t)(i < 15 ? specials[i] : b64 >> 17);
+        for (int v = 0; v < 4; ++v) {
+            const int is_min = v & 1, ig = v >> 1;
+            if (split_key32(yamr__ord_f32(b32), yamr__is_nan_f32(b32), is_min, ig) !=
+                yamr__key_f32(b32, is_min, ig))
+                fail_msg("f32 %08x min %d ignore %d", b32, is_min, ig);
+            if (split_key32(yamr__ord_i32(b32), 0, is_min, ig) != yamr__key_i32(b32, is_min))
+                fail_msg("i32 %08x min %d", b32, is_min);
+            if (split_key32(b32, 0, is_min, ig) != yamr__key_u32(b32, is_min))
+                fail_msg("u32 %08x min %d", b32, is_min);
+            if (split_key64(yamr__ord_f64(b64), yamr__is_nan_f64(b64), is_min, ig) !=
+                yamr__key_f64(b64, is_min, ig))
+                fail_msg("f64 %016llx min %d ignore %d", (unsigned long long)b64, is_min, ig);
+            if (split_key64(yamr__ord_i64(b64), 0, is_min, ig) != yamr__key_i64(b64, is_min))
+                fail_msg("i64 %016llx min %d", (unsigned long long)b64, is_min);
+        }
+    }
+}
+
+/* ---- The scans: instruction sets x thread caps x sizes ---- */
+
+typedef struct {
+    uint64_t bits;
+    int64_t index;
+} answer;
+
+/* One call (op < YAMR_OP_COUNT; YAMR_OP_COUNT: min+max, answer[0] MIN and [1] MAX) with
+ * poisoned outputs; fails on a bad status or a write past a value. */
+static void call(int op, yamr_dtype t, size_t n, answer out[2], const char *what)
+{
+    union {
+        uint64_t bits;
+        unsigned char bytes[8];
+    } v[2];
+    memset(v, 0xa5, sizeof v);
+    int64_t index[2] = {0x7a5a5a5a5a5a5a5all, 0x7a5a5a5a5a5a5a5all};
+    yamr_status s;
+    if (op == YAMR_OP_COUNT)
+        s = yamr_minmax(ctx, t, data, n, v[0].bytes, &index[0], v[1].bytes, &index[1]);
+    else
+        s = yamr_reduce(ctx, (yamr_op)op, t, data, n, v[0].bytes, &index[0]);
+    if (s != YAMR_SUCCESS) fail_msg("%s: %s", what, yamr_status_string(s));
+    for (int k = 0; k < 2; ++k) {
+        for (size_t b = yamr_dtype_size(t); b < 8; ++b)
+            if (v[k].bytes[b] != 0xa5) fail_msg("%s: wrote past the value", what);
+        out[k].bits = v[k].bits & mask_of(t);
+        out[k].index = index[k];
+    }
+}
+
+static void expect_ref(yamr_dtype t, ref_result r, answer got, const char *what)
+{
+    if (got.index != r.index)
+        fail_msg("%s: index %lld, expected %lld", what, (long long)got.index, (long long)r.index);
+    if (r.index < 0 ? !bits_are_nan(t, got.bits) : got.bits != r.value_bits)
+        fail_msg("%s: value bits %llx, expected %llx", what, (unsigned long long)got.bits,
+                 (unsigned long long)r.value_bits);
+}
+
+/* Every op and min+max, both NaN policies, on data[0, n) of dtype t: the reference once, then
+ * every instruction set and thread cap. Returns the checks made. */
+static int check_all_paths(yamr_dtype t, size_t n, const char *pattern)
+{
+    int checks = 0;
+    for (int p = 0; p <= YAMR_NAN_IGNORE; ++p) {
+        assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)p), YAMR_SUCCESS);
+        ref_result ref[YAMR_OP_COUNT];
+        for (int op = 0; op < YAMR_OP_COUNT; ++op)
+            ref[op] = ref_reduce((yamr_op)op, t, (yamr_nan_policy)p, data, n);
+        for (int isa = 0; isa < YAMR__CPU_ISA_COUNT; ++isa) {
+            if (!yamr__cpu_isa_runs_here((yamr__cpu_isa)isa)) continue;
+            ctx->cpu.isa = (yamr__cpu_isa)isa;
+            for (int c = 0; c < CAP_COUNT; ++c) {
+                assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
+                for (int op = 0; op <= YAMR_OP_COUNT; ++op) {
+                    char what[160];
+                    snprintf(what, sizeof what, "%s %s n=%zu op=%d nan=%d isa=%s threads<=%d",
+                             yamr_dtype_name(t), pattern, n, op, p,
+                             yamr__cpu_isa_name((yamr__cpu_isa)isa), caps[c]);
+                    answer got[2];
+                    call(op, t, n, got, what);
+                    if (op < YAMR_OP_COUNT) {
+                        expect_ref(t, ref[op], got[0], what);
+                    } else {
+                        expect_ref(t, ref[YAMR_OP_ARGMIN], got[0], what);
+                        expect_ref(t, ref[YAMR_OP_ARGMAX], got[1], what);
+                    }
+                    ++checks;
+                }
+            }
+        }
+    }
+    ctx->cpu.isa = yamr__cpu_detect_isa();
+    assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
+    return checks;
+}
+
+/* YAMR_TEST_MAX_N bounds the sizes (the sanitizer runs use it). */
+static size_t max_n(void)
+{
+    const char *env = getenv("YAMR_TEST_MAX_N");
+    return env ? (size_t)strtoull(env, NULL, 0) : (size_t)MAX_N;
+}
+
+static void test_scan_paths(void **state)
+{
+    (void)state;
+    uint64_t rng = test_seed();
+    const size_t limit = max_n();
+    int checks = 0;
+    for (int ti = 0; ti < YAMR_DTYPE_COUNT; ++ti) {
+        const yamr_dtype t = (yamr_dtype)ti;
+        const size_t share = YAMR__CPU_MIN_BYTES_PER_THREAD / yamr_dtype_size(t);
+        const size_t block = YAMR__CPU_BLOCK;
+        /* Vector widths (8 to 32 lanes, the find's chunks), the block, the thread shares. */
+        const size_t sizes[] = {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65,
+                                block - 1, block, block + 1, 2 * block + 17,
+                                share + 1, 2 * share - 1, 2 * share, /* 1 | 2 threads */
+                                2 * share + 1, 3 * share - 1, 3 * share, 3 * share + 1, /* 3 */
+                                3 * share + block + 33};
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
+            const size_t n = sizes[si];
+            if (n > limit) continue;
+            for (int pat = 0; pat < PATTERN_COUNT; ++pat) {
+                if (!pattern_applies((data_pattern)pat, t)) continue;
+                if (n > 5000 && pat != PATTERN_MIXED && pat != PATTERN_FEW_NAN) continue;
+                fill_pattern((data_pattern)pat, t, data, n, &rng);
+                checks += check_all_paths(t, n, pattern_name((data_pattern)pat));
+            }
+        }
+        /* The best value twice, in the second and third thread's shares, and at the very end:
+         * the first one wins across the split. */
+        const size_t n = 3 * share + 5;
+        if (n <= limit) {
+            if (pattern_applies(PATTERN_ALL_NEGATIVE, t))
+                fill_pattern(PATTERN_ALL_NEGATIVE, t, data, n, &rng);
+            else
+                memset(data, 0, n * yamr_dtype_size(t));
+            const size_t size = yamr_dtype_size(t);
+            const size_t at[] = {share + 3, 2 * share + 1, n - 1};
+            for (int k = 0; k < 3; ++k) { /* the largest finite element of each dtype */
+                unsigned char top[8] = {0};
+                switch (t) {
+                case YAMR_DTYPE_F32: { const uint32_t b = 0x7f7fffffu; memcpy(top, &b, 4); break; }
+                case YAMR_DTYPE_F64: { const uint64_t b = 0x7fefffffffffffffull; memcpy(top, &b, 8); break; }
+                case YAMR_DTYPE_F16: { const uint16_t b = 0x7bffu; memcpy(top, &b, 2); break; }
+                case YAMR_DTYPE_BF16: { const uint16_t b = 0x7f7fu; memcpy(top, &b, 2); break; }
+                case YAMR_DTYPE_I32: { const uint32_t b = 0x7fffffffu; memcpy(top, &b, 4); break; }
+                case YAMR_DTYPE_U32: { const uint32_t b = 0xffffffffu; memcpy(top, &b, 4); break; }
+                case YAMR_DTYPE_I64: { const uint64_t b = 0x7fffffffffffffffull; memcpy(top, &b, 8); break; }
+                }
+                memcpy(data + at[k] * size, top, size);
+            }
+            checks += check_all_paths(t, n, "ties across the split");
+        }
+        /* Ascending values: every block beats the best so far (the find runs on each). */
+        const size_t m = 2 * share + 3;
+        if (m <= limit && (t == YAMR_DTYPE_F32 || t == YAMR_DTYPE_I64 || t == YAMR_DTYPE_U32)) {
+            for (size_t i = 0; i < m; ++i) {
+                if (t == YAMR_DTYPE_F32) ((float *)data)[i] = (float)i;
+                else if (t == YAMR_DTYPE_I64) ((int64_t *)data)[i] = (int64_t)i - 100000;
+                else ((uint32_t *)data)[i] = (uint32_t)i;
+            }
+            checks += check_all_paths(t, m, "ascending");
+        }
+    }
+    printf("  %d checks passed\n", checks);
+    assert_true(checks > 0);
+}
+
+/* ---- Batched calls: rows and segments spread or split over 1, 2 and 3 threads ---- */
+
+static void check_rows_case(yamr_dtype t, size_t rows, size_t cols, size_t ld, uint64_t *rng)
+{
+    const size_t elem = yamr_dtype_size(t);
+    fill_pattern(PATTERN_MIXED, t, data, (rows - 1) * ld + cols, rng);
+    unsigned char values[64 * 8 + 8];
+    int64_t indices[64 + 1];
+    for (int p = 0; p <= YAMR_NAN_IGNORE; ++p) {
+        assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)p), YAMR_SUCCESS);
+        for (int c = 0; c < CAP_COUNT; ++c) {
+            assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
+            for (int op = 0; op < YAMR_OP_COUNT; ++op) {
+                memset(values, 0xa5, sizeof values);
+                memset(indices, 0xa5, sizeof indices);
+                assert_int_equal(yamr_reduce_rows(ctx, (yamr_op)op, t, data, rows, cols, ld,
+                                                  values, indices),
+                                 YAMR_SUCCESS);
+                if (values[rows * elem] != 0xa5 || indices[rows] != (int64_t)0xa5a5a5a5a5a5a5a5ull)
+                    fail_msg("rows: wrote past the last row");
+                for (size_t r = 0; r < rows; ++r) {
+                    char what[160];
+                    snprintf(what, sizeof what, "rows %s %zu x %zu ld %zu row %zu op %d nan %d threads<=%d",
+                             yamr_dtype_name(t), rows, cols, ld, r, op, p, caps[c]);
+                    const ref_result ref =
+                        ref_reduce((yamr_op)op, t, (yamr_nan_policy)p, data + r * ld * elem, cols);
+                    answer got = {load_bits(t, values, r), indices[r]};
+                    if (op == YAMR_OP_MAX || op == YAMR_OP_MIN) got.index = ref.index;
+                    expect_ref(t, ref, got, what);
+                }
+            }
+        }
+    }
+    assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
+}
+
+static void test_rows_paths(void **state)
+{
+    (void)state;
+    uint64_t rng = test_seed();
+    const size_t limit = max_n();
+    const size_t share = YAMR__CPU_MIN_BYTES_PER_THREAD / 4;
+    /* few long rows (each split), many short rows (spread), both around the thresholds */
+    const size_t shapes[][3] = {{1, 3 * share + 1, 3 * share + 1}, {2, share + 1, share + 9},
+                                {3, 2 * share - 1, 2 * share}, {11, share / 4 + 3, share / 4 + 3},
+                                {64, 129, 131}, {64, 2 * share / 64 + 1, 2 * share / 64 + 1},
+                                {13, 1, 1}, {5, 1000, 1000}};
+    for (int ti = 0; ti < YAMR_DTYPE_COUNT; ++ti)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+            if ((shapes[s][0] - 1) * shapes[s][2] + shapes[s][1] <= limit)
+                check_rows_case((yamr_dtype)ti, shapes[s][0], shapes[s][1], shapes[s][2], &rng);
+}
+
+static void test_segments_paths(void **state)
+{
+    (void)state;
+    uint64_t rng = test_seed();
+    const size_t limit = max_n();
+    enum { SEGMENTS = 61 };
+    int64_t offsets[SEGMENTS + 1];
+    for (int ti = 0; ti < YAMR_DTYPE_COUNT; ++ti) {
+        const yamr_dtype t = (yamr_dtype)ti;
+        const size_t elem = yamr_dtype_size(t);
+        /* two segments long enough to split, the others short, some empty or decreasing */
+        const uint64_t share = YAMR__CPU_MIN_BYTES_PER_THREAD / elem;
+        offsets[0] = 7;
+        for (int s = 0; s < SEGMENTS; ++s) {
+            const uint64_t r = rng_next(&rng);
+            const int64_t len = s < 2   ? (int64_t)(share - 1 + r % (share / 2)) /* split */
+                                : r % 5 == 0 ? 0
+                                : r % 7 == 0 ? -3
+                                             : (int64_t)(r % 300);
+            offsets[s + 1] = offsets[s] + len;
+            if (offsets[s + 1] < 0) offsets[s + 1] = 0;
+        }
+        int64_t end = 0;
+        for (int s = 0; s <= SEGMENTS; ++s) end = offsets[s] > end ? offsets[s] : end;
+        if ((size_t)end > limit) continue;
+        fill_pattern(PATTERN_MIXED, t, data, (size_t)end, &rng);
+        unsigned char values[SEGMENTS * 8];
+        int64_t indices[SEGMENTS];
+        for (int p = 0; p <= YAMR_NAN_IGNORE; ++p) {
+            assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)p), YAMR_SUCCESS);
+            for (int c = 0; c < CAP_COUNT; ++c) {
+                assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
+                memset(values, 0xa5, sizeof values);
+                assert_int_equal(yamr_reduce_segments(ctx, YAMR_OP_ARGMAX, t, data, offsets,
+                                                      SEGMENTS, values, indices),
+                                 YAMR_SUCCESS);
+                for (int s = 0; s < SEGMENTS; ++s) {
+                    char what[160];
+                    snprintf(what, sizeof what, "segments %s #%d [%lld, %lld) nan %d threads<=%d",
+                             yamr_dtype_name(t), s, (long long)offsets[s],
+                             (long long)offsets[s + 1], p, caps[c]);
+                    answer got = {load_bits(t, values, (size_t)s), indices[s]};
+                    if (offsets[s + 1] <= offsets[s]) {
+                        if (got.index != -1 || got.bits != yamr__empty_value_bits(t))
+                            fail_msg("%s: empty segment gave %llx@%lld", what,
+                                     (unsigned long long)got.bits, (long long)got.index);
+                        continue;
+                    }
+                    expect_ref(t, ref_reduce(YAMR_OP_ARGMAX, t, (yamr_nan_policy)p,
+                                             data + (size_t)offsets[s] * elem,
+                                             (size_t)(offsets[s + 1] - offsets[s])),
+                               got, what);
+                }
+            }
+        }
+    }
+    assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
+}
+
+/* Softmax rows over 1, 2 and 3 threads: the same per-row arithmetic, so the same bits. */
+static void test_softmax_threads(void **state)
+{
+    (void)state;
+    uint64_t rng = test_seed();
+    const size_t rows = 37, cols = 3001;
+    for (int ti = 0; ti < 2; ++ti) {
+        const yamr_dtype t = ti ? YAMR_DTYPE_F64 : YAMR_DTYPE_F32;
+        fill_pattern(PATTERN_FEW_NAN, t, data, rows * cols, &rng);
+        double first[2][37], got[2][37];
+        for (int c = 0; c < CAP_COUNT; ++c) {
+            assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
+            memset(got, 0xa5, sizeof got);
+            assert_int_equal(yamr_softmax_stats_rows(ctx, t, data, rows, cols, cols, got[0], got[1]),
+                             YAMR_SUCCESS);
+            if (c == 0) memcpy(first, got, sizeof got);
+            else if (memcmp(first, got, sizeof got) != 0)
+                fail_msg("softmax %s: %d threads differ from 1", yamr_dtype_name(t), caps[c]);
+        }
+    }
+    assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
+}
+
+/* ---- Sizes, offsets and settings ---- */
+
+static void test_size_overflow(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < YAMR_DTYPE_COUNT; ++ti) {
+        const yamr_dtype t = (yamr_dtype)ti;
+        const size_t n = SIZE_MAX / yamr_dtype_size(t) + 1; /* n * size wraps */
+        unsigned char v[8], w[8];
+        int64_t i = 42, j = 43;
+        memset(v, 0xa5, sizeof v);
+        memset(w, 0xa5, sizeof w);
+        assert_int_equal(yamr_reduce(ctx, YAMR_OP_ARGMAX, t, data, n, v, &i), YAMR_ERROR_INVALID_VALUE);
+        assert_int_equal(yamr_reduce_async(ctx, YAMR_OP_MAX, t, data, n, v, &i),
+                         YAMR_ERROR_INVALID_VALUE);
+        assert_int_equal(yamr_minmax(ctx, t, data, n, v, &i, w, &j), YAMR_ERROR_INVALID_VALUE);
+        assert_int_equal(yamr_minmax(ctx, t, data, SIZE_MAX, v, &i, w, &j), YAMR_ERROR_INVALID_VALUE);
+        for (int b = 0; b < 8; ++b) assert_int_equal(v[b] & w[b], 0xa5);
+        assert_int_equal(i, 42);
+        assert_int_equal(j, 43);
+    }
+}
+
+static void test_segment_length(void **state)
+{
+    (void)state;
+    assert_true(yamr__segment_length(-1, INT64_MAX) == (uint64_t)1 << 63);
+    assert_true(yamr__segment_length(INT64_MIN, INT64_MAX) == UINT64_MAX);
+    assert_true(yamr__segment_length(INT64_MIN, -1) == (uint64_t)INT64_MAX);
+    assert_true(yamr__segment_length(INT64_MAX, INT64_MIN) == 0);
+    assert_true(yamr__segment_length(INT64_MIN, INT64_MIN) == 0);
+    assert_true(yamr__segment_length(5, 5) == 0);
+    assert_true(yamr__segment_length(5, 3) == 0);
+    assert_true(yamr__segment_length(0, 7) == 7);
+    assert_true(yamr__segment_length(-9, -2) == 7);
+    /* Empty segments at extreme offsets read nothing and give the empty answer. */
+    const int64_t offsets[] = {INT64_MAX, 5, 5, -1, -5, INT64_MIN, INT64_MIN}; /* non-increasing */
+    const size_t segments = sizeof offsets / sizeof offsets[0] - 1;
+    float values[8];
+    int64_t indices[8];
+    for (int c = 0; c < CAP_COUNT; ++c) {
+        assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
+        memset(indices, 0, sizeof indices);
+        assert_int_equal(yamr_reduce_segments(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, data, offsets,
+                                              segments, values, indices),
+                         YAMR_SUCCESS);
+        for (size_t s = 0; s < segments; ++s) {
+            uint32_t bits;
+            memcpy(&bits, &values[s], 4);
+            assert_int_equal(indices[s], -1);
+            assert_int_equal(bits, YAMR__QUIET_NAN_F32);
+        }
+    }
+    assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
+}
+
+static void test_threads_setting(void **state)
+{
+    (void)state;
+    assert_int_equal(yamr_set_cpu_threads(NULL, 1), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_set_cpu_threads(ctx, -1), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(ctx->cpu.max_threads, 0); /* kept on failure */
+    const size_t big = (size_t)1 << 40;
+    const int all = yamr__cpu_threads_for(&ctx->cpu, big);
+    printf("  OpenMP: %s; threads for a long array: %d; instruction set: %s\n",
+           yamr__cpu_with_openmp() ? "yes" : "no", all, yamr__cpu_isa_name(ctx->cpu.isa));
+    if (!yamr__cpu_with_openmp()) assert_int_equal(all, 1);
+    else if (expected_omp_threads > 0) assert_int_equal(all, expected_omp_threads);
+    assert_int_equal(yamr__cpu_threads_for(&ctx->cpu, 1), 1); /* too short to split */
+    for (int n = 1; n <= 3; ++n) {
+        assert_int_equal(yamr_set_cpu_threads(ctx, n), YAMR_SUCCESS);
+        const int got = yamr__cpu_threads_for(&ctx->cpu, big);
+        assert_true(got >= 1 && got <= n && got <= all);
+        if (yamr__cpu_with_openmp() && n <= all) assert_int_equal(got, n);
+    }
+    assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
+    assert_int_equal(yamr__cpu_threads_for(&ctx->cpu, big), all);
+    /* The report of a batched call names the instruction set. */
+    float v;
+    assert_int_equal(yamr_reduce_rows(ctx, YAMR_OP_MAX, YAMR_DTYPE_F32, data, 1, 1, 1, &v, NULL),
+                     YAMR_SUCCESS);
+    assert_non_null(strstr(yamr_report(ctx), yamr__cpu_isa_name(ctx->cpu.isa)));
+    for (int isa = 0; isa < YAMR__CPU_ISA_COUNT; ++isa)
+        printf("  %s: %s\n", yamr__cpu_isa_name((yamr__cpu_isa)isa),
+               yamr__cpu_isa_runs_here((yamr__cpu_isa)isa) ? "tested"
+                                                           : "skipped (not compiled in or not on this CPU)");
+}
+
+int main(int argc, char **argv)
+{
+    expected_omp_threads = argc > 1 ? atoi(argv[1]) : 0;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads_setting), cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_size_overflow),   cmocka_unit_test(test_segment_length),
+        cmocka_unit_test(test_scan_paths),      cmocka_unit_test(test_rows_paths),
+        cmocka_unit_test(test_segments_paths),  cmocka_unit_test(test_softmax_threads),
+    };
+    return cmocka_run_group_tests_name("cpu backend", tests, setup, teardown);
+}
