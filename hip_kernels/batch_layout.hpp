@@ -3,6 +3,8 @@
 #ifndef YAMR_BATCH_LAYOUT_HPP
 #define YAMR_BATCH_LAYOUT_HPP
 
+#include <limits.h>
+
 #include "dtype_traits.hpp"
 #include "yamr_internal.h"
 
@@ -41,7 +43,11 @@ struct yamr__segment_layout {
     {
         begin = offsets[s];
         const long long end = offsets[s + 1];
-        length = end > begin ? end - begin : 0;
+        /* in unsigned arithmetic: no pair of offsets overflows ({-1, LLONG_MAX} is 2^63) */
+        const unsigned long long span = (unsigned long long)end - (unsigned long long)begin;
+        length = end <= begin                          ? 0
+                 : span > (unsigned long long)LLONG_MAX ? LLONG_MAX
+                                                        : (long long)span;
     }
 };
 
