@@ -327,11 +327,11 @@ int main(int argc, char **argv)
     int64_t *indices = (int64_t *)malloc((size_t)1 << 23);
     void *second = malloc((size_t)1 << 24);
     if (!buf || !values || !indices || !second) return 1;
-    { /* the line of the report that names the instruction set (after a batched call) */
-        float v;
-        yamr_reduce_rows(ctx, YAMR_OP_MAX, YAMR_DTYPE_F32, values, 1, 1, 1, &v, NULL);
-        const char *line = strstr(yamr_report(ctx), "batched:");
-        printf("# %.*s\n", line ? (int)strcspn(line, "\n") : 0, line ? line : "");
+    { /* the plan of a batched call, which names the instruction set */
+        yamr_plan plan;
+        if (yamr_plan_for(ctx, YAMR_CALL_ROWS, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 1, &plan) ==
+            YAMR_SUCCESS)
+            printf("# plan: %s\n", plan.why);
     }
     printf("# case\tdtype\tsize\timpl\tthreads\tbest_ms\tbytes\n");
     char size[48];

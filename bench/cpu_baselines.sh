@@ -53,7 +53,7 @@ for name in ("one", "all", "numpy"):
     for k in range(rounds):
         for line in open("%s/%s-%d.tsv" % (tmp, name, k)):
             if line.startswith("#"):
-                if (line.startswith("# numpy") or line.startswith("# batched")) and k == 0 \
+                if (line.startswith("# numpy") or line.startswith("# plan")) and k == 0 \
                         and name != "all":
                     notes.append(line[2:].strip())
                 continue
