@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench_common.h"
 #include "cli.h"
@@ -27,19 +26,6 @@ static void usage(void)
            "DIR/latency.csv.\n");
 }
 
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct {
     yamr_context *ctx;
     const float *in;
@@ -49,6 +35,7 @@ typedef struct {
     size_t temp_bytes;
     float value;
     int64_t index;
+    int what; /* RUN_* of the timed calls */
 } latency_args;
 
 enum { RUN_FLOOR, RUN_YAMR, RUN_BASELINE };
@@ -74,18 +61,23 @@ static int run_once(latency_args *a, int what)
     }
 }
 
-/* The median of `reps` timed calls after `reps / 10` untimed ones, in us; -1 on failure. */
-static double median_us(latency_args *a, int what, int reps, double *scratch)
+/* One timed call of bench_time_host. */
+static int timed_call(void *arg, int rep)
 {
-    for (int r = 0; r < reps / 10 + 1; ++r)
-        if (run_once(a, what)) return -1;
-    for (int r = 0; r < reps; ++r) {
-        const double t0 = now_us();
-        if (run_once(a, what)) return -1;
-        scratch[r] = now_us() - t0;
-    }
-    qsort(scratch, (size_t)reps, sizeof *scratch, cmp_double);
-    return scratch[reps / 2];
+    (void)rep;
+    latency_args *a = (latency_args *)arg;
+    return run_once(a, a->what);
+}
+
+/* The median of `reps` host-timed calls of `what` after `reps / 10` untimed ones, in us; -1 on
+ * failure. */
+static double median_us(latency_args *a, int what, int reps)
+{
+    sweep_times t;
+    char err[64];
+    a->what = what;
+    return bench_time_host(timed_call, a, reps / 10 + 1, reps, &t, err, sizeof err) ? -1
+                                                                                   : t.median_us;
 }
 
 int run_latency(int argc, char **argv)
@@ -136,11 +128,10 @@ int run_latency(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.ctx = ctx;
     void *in = NULL, *dvalue = NULL, *dindex = NULL;
-    double *scratch = (double *)malloc((size_t)reps * sizeof *scratch);
     float *host = (float *)malloc(((size_t)1 << most) * sizeof *host);
     yamr_context *cpu = NULL;
     char err[256] = "";
-    int failed = !scratch || !host || yamr_create(&cpu, YAMR_DEVICE_CPU) != YAMR_SUCCESS ||
+    int failed = !host || yamr_create(&cpu, YAMR_DEVICE_CPU) != YAMR_SUCCESS ||
                  yamr_device_alloc(ctx, ((size_t)1 << most) * sizeof(float), &in) != YAMR_SUCCESS ||
                  yamr_device_alloc(ctx, 16, &dvalue) != YAMR_SUCCESS ||
                  yamr_device_alloc(ctx, 16, &dindex) != YAMR_SUCCESS;
@@ -193,11 +184,11 @@ int run_latency(int argc, char **argv)
                 failed = 1;
                 break;
             }
-            base = median_us(&a, RUN_BASELINE, reps, scratch);
+            base = median_us(&a, RUN_BASELINE, reps);
             yamr_device_free(ctx, a.temp);
         }
-        const double floor_us = median_us(&a, RUN_FLOOR, reps, scratch);
-        const double yamr_us = median_us(&a, RUN_YAMR, reps, scratch);
+        const double floor_us = median_us(&a, RUN_FLOOR, reps);
+        const double yamr_us = median_us(&a, RUN_YAMR, reps);
         if (floor_us < 0 || yamr_us < 0) {
             snprintf(err, sizeof err, "a timed call failed");
             failed = 1;
@@ -223,7 +214,6 @@ int run_latency(int argc, char **argv)
     yamr_device_free(ctx, dindex);
     yamr_destroy(cpu);
     yamr_destroy(ctx);
-    free(scratch);
     free(host);
     return failed;
 }

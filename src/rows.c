@@ -2,8 +2,6 @@
  * Batched reductions (rows, segments, softmax statistics): argument checks, the plan, and the
  * dispatch to a backend (the CPU one: cpu_batch.c).
  */
-#include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "context.h"
