@@ -3,7 +3,9 @@
  * the call to the answer in host memory. Per size, in one run: the floor (an empty kernel
  * launched and the stream synchronized), yamr's synchronous argmax, and the vendor baseline as a
  * user would call it (CUB's or rocPRIM's ArgMax, then one copy each of the value and the index
- * to the host). The answers are checked against the CPU backend before timing.
+ * to the host). The answers are checked against the CPU backend before timing. Then the same
+ * argmax as an asynchronous call captured in a graph on a user stream, replayed, next to the
+ * baseline captured the same way (per call, GRAPH_CALLS calls per graph).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +18,20 @@
 
 enum { OPT_SIZES = CLI_OPT_FIRST_OWN, OPT_REPS };
 
+#define GRAPH_CALLS 100
+#define GRAPH_REPLAYS 200
+
 static void usage(void)
 {
     printf("usage: yamr-bench latency [--sizes E,E,...] [--reps N] [--device D] [--out DIR]\n"
            "Host wall clock of one synchronous float32 argmax of 2^E elements, from the call to\n"
            "the answer in host memory (median of N calls), next to the floor (an empty kernel\n"
            "launch and a stream synchronize) and the vendor baseline with its two copies to the\n"
-           "host. Defaults: --sizes 10,16,20 --reps 2000. Needs a GPU. --out writes\n"
-           "DIR/latency.csv.\n");
+           "host. Then the asynchronous argmax captured %d times in a graph on a user stream,\n"
+           "replayed %d times (per call, median), next to the baseline captured the same way.\n"
+           "Defaults: --sizes 10,16,20 --reps 2000. Needs a GPU. --out writes\n"
+           "DIR/latency.csv.\n",
+           GRAPH_CALLS, GRAPH_REPLAYS);
 }
 
 typedef struct {
@@ -39,6 +47,7 @@ typedef struct {
 } latency_args;
 
 enum { RUN_FLOOR, RUN_YAMR, RUN_BASELINE };
+
 
 static int run_once(latency_args *a, int what)
 {
@@ -59,6 +68,44 @@ static int run_once(latency_args *a, int what)
         return 0;
     }
     }
+}
+
+/* One captured call of sweep_graph_time: yamr's asynchronous argmax on the stream. */
+static int graph_yamr(void *arg, void *stream)
+{
+    latency_args *a = (latency_args *)arg;
+    return yamr_set_stream(a->ctx, stream) != YAMR_SUCCESS ||
+           yamr_argmax_f32_async(a->ctx, a->in, (size_t)a->n, (float *)a->dvalue,
+                                 (int64_t *)a->dindex) != YAMR_SUCCESS;
+}
+
+/* The baseline's ArgMax, captured the same way. */
+static int graph_baseline(void *arg, void *stream)
+{
+    latency_args *a = (latency_args *)arg;
+    size_t temp_bytes = a->temp_bytes;
+    return baseline_cub(YAMR_DTYPE_F32, 1, a->in, a->n, a->temp, &temp_bytes, a->dvalue,
+                        a->dindex, stream) != 0;
+}
+
+/* Per call of a replayed graph of `call`, in us; -1 on failure or when the replays' last answer
+ * (the index at a->dindex) is not want_index. */
+static double graph_us(latency_args *a, sweep_stream_call call, int64_t want_index, char *err,
+                       size_t errlen)
+{
+    double us = -1;
+    long long index = -1;
+    const yamr_status cleared = yamr_copy_to_device(a->ctx, a->dindex, &index, sizeof index);
+    const int failed = cleared != YAMR_SUCCESS ||
+                       sweep_graph_time(call, a, GRAPH_CALLS, GRAPH_REPLAYS, &us, err, errlen);
+    (void)yamr_set_stream(a->ctx, NULL);
+    if (failed || yamr_copy_to_host(a->ctx, &index, a->dindex, sizeof index) != YAMR_SUCCESS)
+        return -1;
+    if (index != want_index) {
+        snprintf(err, errlen, "a replayed graph's answer disagrees with the CPU backend");
+        return -1;
+    }
+    return us;
 }
 
 /* One timed call of bench_time_host. */
@@ -124,6 +171,7 @@ int run_latency(int argc, char **argv)
     long long most = 0;
     for (int k = 0; k < size_count; ++k)
         if (sizes[k] > most) most = sizes[k];
+    double graph[16][2]; /* per size: yamr, baseline; us per replayed call */
     latency_args a;
     memset(&a, 0, sizeof a);
     a.ctx = ctx;
@@ -145,7 +193,7 @@ int run_latency(int argc, char **argv)
         if (!csv) failed = 1;
         else
             fprintf(csv, "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,n,"
-                         "floor_us,yamr_us,baseline,baseline_us,reps\n");
+                         "floor_us,yamr_us,baseline,baseline_us,reps,graph_yamr_us,graph_baseline_us\n");
     }
     printf("synchronous float32 argmax, host wall clock from the call to the answer in host "
            "memory,\nmedian of %d calls (floor: an empty kernel launch + stream synchronize; %s: "
@@ -185,12 +233,14 @@ int run_latency(int argc, char **argv)
                 break;
             }
             base = median_us(&a, RUN_BASELINE, reps);
-            yamr_device_free(ctx, a.temp);
         }
         const double floor_us = median_us(&a, RUN_FLOOR, reps);
         const double yamr_us = median_us(&a, RUN_YAMR, reps);
-        if (floor_us < 0 || yamr_us < 0) {
-            snprintf(err, sizeof err, "a timed call failed");
+        graph[k][0] = graph_us(&a, graph_yamr, want_index, err, sizeof err);
+        graph[k][1] = baseline ? graph_us(&a, graph_baseline, want_index, err, sizeof err) : 0;
+        yamr_device_free(ctx, a.temp);
+        if (floor_us < 0 || yamr_us < 0 || graph[k][0] < 0 || graph[k][1] < 0) {
+            if (!err[0]) snprintf(err, sizeof err, "a timed call failed");
             failed = 1;
             break;
         }
@@ -203,8 +253,22 @@ int run_latency(int argc, char **argv)
                yamr_us / floor_us, base_text, ratio_text);
         if (csv) {
             csv_identity(csv, &id);
-            fprintf(csv, "%lld,%.3f,%.3f,%s,%s,%d\n", a.n, floor_us, yamr_us, baseline_name(),
-                    base >= 0 ? base_text : "", reps);
+            fprintf(csv, "%lld,%.3f,%.3f,%s,%s,%d,%.3f,", a.n, floor_us, yamr_us,
+                    baseline_name(), base >= 0 ? base_text : "", reps, graph[k][0]);
+            if (baseline) fprintf(csv, "%.3f", graph[k][1]);
+            fprintf(csv, "\n");
+        }
+    }
+    if (!failed) {
+        printf("\nasynchronous float32 argmax captured %d times in a graph on a user stream, "
+               "replayed %d times:\nus per call (median replay / %d)\n\n",
+               GRAPH_CALLS, GRAPH_REPLAYS, GRAPH_CALLS);
+        printf("%10s %10s %10s %14s\n", "n", "yamr us", baseline ? baseline_name() : "-",
+               baseline ? "baseline/yamr" : "");
+        for (int k = 0; k < size_count; ++k) {
+            printf("%10lld %10.2f", 1ll << sizes[k], graph[k][0]);
+            if (baseline) printf(" %10.2f %14.2f", graph[k][1], graph[k][1] / graph[k][0]);
+            printf("\n");
         }
     }
     if (failed) fprintf(stderr, "yamr-bench latency: %s\n", err[0] ? err : "setup failed");

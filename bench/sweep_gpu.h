@@ -51,6 +51,15 @@ int sweep_launch_floor(int warmup, int reps, int queued, double *median_us, doub
  * GPU backend). */
 int sweep_empty_launch_sync(void);
 
+/* One call queued on `stream` (a hipStream_t / cudaStream_t): returns 0 on success. */
+typedef int (*sweep_stream_call)(void *arg, void *stream);
+/* Graph replay: `calls` calls of call(arg, stream) captured from a new stream into one graph,
+ * which is launched once untimed, then `replays` times, each between two events on that stream.
+ * *us_per_call: the median replay's time over `calls`. Returns 0, or nonzero with err set
+ * (always in a build without a GPU backend). */
+int sweep_graph_time(sweep_stream_call call, void *arg, int calls, int replays,
+                     double *us_per_call, char *err, size_t errlen);
+
 /* The vendor baseline of this build: "cub" (NVIDIA: CUB of the CUDA toolkit), "rocprim" (AMD:
  * rocPRIM's reduce, in CUB's place; bench/baseline_rocprim.hip) or "none". */
 const char *baseline_name(void);

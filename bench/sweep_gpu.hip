@@ -163,6 +163,56 @@ extern "C" int sweep_empty_launch_sync(void)
     return hipGetLastError() != hipSuccess || hipStreamSynchronize(0) != hipSuccess;
 }
 
+/* The graph's state, released on every path out of sweep_graph_time. */
+struct sweep_graph {
+    hipStream_t stream = NULL;
+    hipGraph_t graph = NULL;
+    hipGraphExec_t exec = NULL;
+    hipEvent_t start = NULL, stop = NULL;
+    ~sweep_graph()
+    {
+        if (start) (void)hipEventDestroy(start);
+        if (stop) (void)hipEventDestroy(stop);
+        if (exec) (void)hipGraphExecDestroy(exec);
+        if (graph) (void)hipGraphDestroy(graph);
+        if (stream) (void)hipStreamDestroy(stream);
+    }
+};
+
+extern "C" int sweep_graph_time(sweep_stream_call call, void *arg, int calls, int replays,
+                                double *us_per_call, char *err, size_t errlen)
+{
+    sweep_graph g;
+    TRY(hipStreamCreate(&g.stream));
+    TRY(hipEventCreate(&g.start));
+    TRY(hipEventCreate(&g.stop));
+    TRY(hipStreamBeginCapture(g.stream, hipStreamCaptureModeThreadLocal));
+    int failed = 0;
+    for (int i = 0; i < calls && !failed; ++i) failed = call(arg, (void *)g.stream);
+    TRY(hipStreamEndCapture(g.stream, &g.graph)); /* ends the capture on every path */
+    if (failed) {
+        snprintf(err, errlen, "a call failed while the stream was captured");
+        return 1;
+    }
+    TRY(hipGraphInstantiateWithFlags(&g.exec, g.graph, 0));
+    TRY(hipGraphLaunch(g.exec, g.stream)); /* untimed: the first launch uploads the graph */
+    TRY(hipStreamSynchronize(g.stream));
+    std::vector<double> us((size_t)replays);
+    for (int r = 0; r < replays; ++r) {
+        TRY(hipEventRecord(g.start, g.stream));
+        TRY(hipGraphLaunch(g.exec, g.stream));
+        TRY(hipEventRecord(g.stop, g.stream));
+        TRY(hipEventSynchronize(g.stop));
+        float ms = 0;
+        TRY(hipEventElapsedTime(&ms, g.start, g.stop));
+        us[(size_t)r] = 1e3 * ms / calls;
+    }
+    sweep_times t;
+    sweep_times_of(us.data(), replays, &t);
+    *us_per_call = t.median_us;
+    return 0;
+}
+
 /* The read ceiling: a plain streaming read, 16-byte loads, four in flight per thread, each block
  * a contiguous 16 KiB (the best of the layouts tried on the H100: grid-striding, 128 to 1024
  * threads, 2 to 16 loads per thread, all within 3% at 16 MiB to 1 GiB). The XOR of what it reads

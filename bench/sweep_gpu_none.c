@@ -45,3 +45,11 @@ int sweep_launch_floor(int warmup, int reps, int queued, double *median_us, doub
 }
 
 int sweep_empty_launch_sync(void) { return 1; }
+
+int sweep_graph_time(sweep_stream_call call, void *arg, int calls, int replays,
+                     double *us_per_call, char *err, size_t errlen)
+{
+    (void)call, (void)arg, (void)calls, (void)replays, (void)us_per_call;
+    snprintf(err, errlen, "built without a GPU backend");
+    return 1;
+}

@@ -1,5 +1,5 @@
-/* The thread layer of max / min / argmax / argmin: yamr__rows_best, the best key of
- * yamr_keys.h, the first index holding it and that element's bits. */
+/* The thread layer of max / min / argmax / argmin: yamr__best_acc, the best key of yamr_keys.h,
+ * the first index holding it and that element's bits; yamr__minmax_acc, a pair of them. */
 #ifndef YAMR_ACC_BEST_HPP
 #define YAMR_ACC_BEST_HPP
 
@@ -21,20 +21,35 @@ __device__ inline typename yamr__dtype_traits<Dtype>::storage yamr__empty_value(
     }
 }
 
+/* Where the answers of a best accumulator go (device memory): values[r], and indices[r] unless
+ * NULL. */
+struct yamr__best_output {
+    void *values;
+    long long *indices;
+};
+
 /* Max / min / argmax / argmin: the best key, the first index holding it and that element's bits
  * (carried along, so that writing the answer needs no second read of the row). The identity is
  * (bottom key, `none`), which every element beats or ties with a smaller index. Indices count
  * from the row's (segment's) first element; Index is int where the row is known to be short
  * (fewer registers and one shuffle less per merge step), long long elsewhere. */
 template <yamr_dtype Dtype, typename Index = long long>
-struct yamr__rows_best {
+struct yamr__best_acc {
     typedef yamr__dtype_traits<Dtype> traits;
     typedef typename traits::storage storage;
     typedef typename traits::value value;
     typedef typename traits::key Key;
+    typedef Index index_type;
+    typedef yamr__best_output output;
+    /* What a split block leaves for the row's last block (split_reduce.hpp). */
+    struct partial {
+        Key key;
+        Index index;
+        storage bits;
+    };
     /* the same accumulator with another index type */
     template <typename I>
-    using with_index = yamr__rows_best<Dtype, I>;
+    using with_index = yamr__best_acc<Dtype, I>;
     static constexpr Index none = std::numeric_limits<Index>::max(); /* a thread that saw none */
     /* Whether the short scans hand a lane's vectors to one chunk(), those past the row's end
      * padded with copies of its first: a copy comes after its original, so it never beats it.
@@ -43,15 +58,22 @@ struct yamr__rows_best {
     /* what a shuffle moves the element's bits as */
     typedef typename std::conditional<sizeof(storage) == 8, unsigned long long, unsigned>::type
         bits_word;
+    /* The block layer's view (block_merge.hpp): the best accumulators this one holds. */
+    static constexpr int slots = 1;
+    __device__ inline yamr__best_acc &slot(int) { return *this; }
     yamr__key_mode<Key> mode;
     Key key;
     Index index;
     storage bits;
 
-    __device__ static inline yamr__rows_best identity(const yamr__batch_args &a)
+    __device__ static inline yamr__best_acc identity(const yamr__batch_args &a)
     {
-        yamr__rows_best b;
-        b.mode = yamr__key_mode_of<Key>(a.is_min, a.nan_ignore);
+        return identity(a.is_min, a.nan_ignore);
+    }
+    __device__ static inline yamr__best_acc identity(int is_min, int nan_ignore)
+    {
+        yamr__best_acc b;
+        b.mode = yamr__key_mode_of<Key>(is_min, nan_ignore);
         b.clear();
         return b;
     }
@@ -143,31 +165,105 @@ struct yamr__rows_best {
             }
         }
     }
-    /* Partials (split shape) hold the key and the index; the row's last block reads the bits of
-     * the winner again (reload). */
-    __device__ inline void to_partial(unsigned long long &a, unsigned long long &b) const
-    {
-        a = key;
-        b = (unsigned long long)index;
-    }
-    __device__ inline void take_partial(unsigned long long a, unsigned long long b)
-    {
-        take((Key)a, (Index)b, 0);
-    }
-    __device__ inline void reload(const storage *row)
-    {
-        if (index != none) bits = row[index];
-    }
+    __device__ inline partial to_partial() const { return {key, index, bits}; }
+    __device__ inline void take_partial(const partial &p) { take(p.key, p.index, p.bits); }
     /* Row r's answer: the element at the index; -1 for NaNs only (float, ignore) or no element. */
-    __device__ inline void write(long long r, const yamr__batch_args &a) const
+    __device__ inline void write(long long r, const output &out) const
     {
         const bool empty = index == none;
-        ((storage *)a.out_a)[r] = empty ? yamr__empty_value<Dtype>() : bits;
-        if (a.out_b)
-            ((long long *)a.out_b)[r] =
+        ((storage *)out.values)[r] = empty ? yamr__empty_value<Dtype>() : bits;
+        if (out.indices)
+            out.indices[r] =
                 empty || (yamr__dtype_is_float<Dtype>() && key == (Key)YAMR_KEY_BOTTOM)
                     ? -1
                     : (long long)index;
+    }
+};
+
+/* Min and max together: slot 0 is the max, slot 1 the min, each a yamr__best_acc. */
+template <yamr_dtype Dtype, typename Index = long long>
+struct yamr__minmax_acc {
+    typedef yamr__best_acc<Dtype, Index> best;
+    typedef typename best::storage storage;
+    template <typename I>
+    using with_index = yamr__minmax_acc<Dtype, I>;
+    static constexpr bool pads_with_repeats = best::pads_with_repeats;
+    struct output {
+        yamr__best_output slot[2];
+    };
+    struct partial {
+        typename best::partial slot[2];
+    };
+    static constexpr int slots = 2;
+    best s[2];
+    __device__ inline best &slot(int k) { return s[k]; }
+
+    __device__ static inline yamr__minmax_acc identity(const yamr__batch_args &a)
+    {
+        yamr__minmax_acc m;
+        m.s[0] = best::identity(0, a.nan_ignore);
+        m.s[1] = best::identity(1, a.nan_ignore);
+        return m;
+    }
+    __device__ inline void clear()
+    {
+        s[0].clear();
+        s[1].clear();
+    }
+    __device__ inline void element(storage b, Index i)
+    {
+        s[0].element(b, i);
+        s[1].element(b, i);
+    }
+    /* Half types vector by vector, both slots on one vector's widened elements before the next
+     * (both slots over every vector held 32 widened elements and doubled the registers). */
+    template <int Unroll>
+    __device__ inline void chunk(const uint4 (&raw)[Unroll], long long first, long long step)
+    {
+        if constexpr (sizeof(storage) == 2) {
+#pragma unroll
+            for (int u = 0; u < Unroll; ++u) vector(raw[u], (Index)(first + u * step));
+        } else {
+            s[0].chunk(raw, first, step);
+            s[1].chunk(raw, first, step);
+        }
+    }
+    /* One vector: the largest and the smallest element by value in one pass with one NaN test,
+     * then a key and an index update per slot; a vector holding a NaN goes element by element. */
+    __device__ inline void vector(const uint4 raw, Index first)
+    {
+        constexpr int per_vec = 16 / sizeof(storage);
+        storage e[per_vec];
+        memcpy(e, &raw, sizeof raw);
+        typename best::value hi, lo;
+        bool nan;
+        const int at_hi = yamr__best_of<Dtype, false>(e, hi, nan);
+        const int at_lo = yamr__best_of<Dtype, true>(e, lo, nan);
+        if (!nan) {
+            const storage bhi = best::traits::from_value(hi), blo = best::traits::from_value(lo);
+            s[0].consider(best::traits::to_key(bhi, s[0].mode), (Index)(first + at_hi), bhi);
+            s[1].consider(best::traits::to_key(blo, s[1].mode), (Index)(first + at_lo), blo);
+            return;
+        }
+#pragma unroll
+        for (int j = 0; j < per_vec; ++j) element(e[j], (Index)(first + j));
+    }
+    template <int WarpSize, int Lanes = WarpSize, int Filled = Lanes>
+    __device__ inline void warp_merge()
+    {
+        s[0].template warp_merge<WarpSize, Lanes, Filled>();
+        s[1].template warp_merge<WarpSize, Lanes, Filled>();
+    }
+    __device__ inline partial to_partial() const { return {{s[0].to_partial(), s[1].to_partial()}}; }
+    __device__ inline void take_partial(const partial &p)
+    {
+        s[0].take_partial(p.slot[0]);
+        s[1].take_partial(p.slot[1]);
+    }
+    __device__ inline void write(long long r, const output &out) const
+    {
+        s[0].write(r, out.slot[0]);
+        s[1].write(r, out.slot[1]);
     }
 };
 

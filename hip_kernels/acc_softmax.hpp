@@ -29,6 +29,14 @@ struct yamr__softmax_acc {
     template <typename I>
     using with_index = yamr__softmax_acc; /* it keeps no index */
     static constexpr bool pads_with_repeats = false; /* a repeat would add to the sum */
+    static constexpr int slots = 0; /* no keys: only the shuffle merge takes it (block_merge.hpp) */
+    /* Where the answers go (device memory), one T per row each. */
+    struct output {
+        void *row_max, *row_sum;
+    };
+    struct partial {
+        T m, s;
+    };
     T m, s;
     int nan_ignore;
 
@@ -158,20 +166,12 @@ struct yamr__softmax_acc {
         }
     }
     __device__ static inline T to_value(storage b) { return traits::to_value(b); }
-    __device__ inline void to_partial(unsigned long long &a, unsigned long long &b) const
+    __device__ inline partial to_partial() const { return {m, s}; }
+    __device__ inline void take_partial(const partial &p) { take(p.m, p.s); }
+    __device__ inline void write(long long r, const output &out) const
     {
-        a = traits::from_value(m);
-        b = traits::from_value(s);
-    }
-    __device__ inline void take_partial(unsigned long long a, unsigned long long b)
-    {
-        take(to_value((storage)a), to_value((storage)b));
-    }
-    __device__ inline void reload(const storage *) {}
-    __device__ inline void write(long long r, const yamr__batch_args &a) const
-    {
-        ((T *)a.out_a)[r] = s == (T)0 ? (T)NAN : m; /* no element counted: NaNs only, ignored */
-        ((T *)a.out_b)[r] = s;
+        ((T *)out.row_max)[r] = s == (T)0 ? (T)NAN : m; /* no element counted: NaNs only, ignored */
+        ((T *)out.row_sum)[r] = s;
     }
 };
 

@@ -1,5 +1,5 @@
-/* What a batched kernel is given besides its input: the split workspace, the arguments, and
- * the layouts that say where row (or segment) r starts and how long it is. */
+/* What a kernel is given besides its input and its output: the split workspace, the arguments,
+ * and the layouts that say where row (or segment) r starts and how long it is. */
 #ifndef YAMR_BATCH_LAYOUT_HPP
 #define YAMR_BATCH_LAYOUT_HPP
 
@@ -8,22 +8,32 @@
 #include "dtype_traits.hpp"
 #include "yamr_internal.h"
 
-/* The split shape's device memory, owned by the context (runtime.hip). */
-struct yamr__rows_workspace {
-    unsigned long long *partial_a; /* [YAMR__ROWS_SPLIT_MAX_PARTIALS]: a key, or a max's bits */
-    unsigned long long *partial_b; /* an index, or a sum's bits */
+/* The split kernel's device memory, owned by the context (runtime.hip). */
+struct yamr__split_workspace {
+    /* At least YAMR__ROWS_SPLIT_MAX_PARTIALS partials of YAMR__SPLIT_PARTIAL_BYTES each (the
+     * largest Acc::partial), the blocks of all rows together */
+    unsigned long long *partials;
     unsigned int *rows_done; /* [YAMR__ROWS_SPLIT_MAX_ROWS], 0 between launches */
 };
 
-/* Everything a batched kernel needs besides the input and the layout. */
+/* Everything a kernel needs besides the input, the layout and the output. */
 struct yamr__batch_args {
     int is_min, nan_ignore;
     int vectorize; /* `in` is aligned to its element: 16-byte loads between boundaries */
-    int blocks_per_row; /* split shape */
-    void *out_a; /* values, or row maxima: one element per row */
-    void *out_b; /* int64 indices (may be NULL), or row sums */
-    yamr__rows_workspace ws;
+    int blocks_per_row; /* split kernel */
+    /* split kernel: elements of a row per block (yamr__split_chunk), the same for every row of a
+     * matrix, so that the host computes it; 0 for segments, whose lengths differ */
+    long long chunk;
+    yamr__split_workspace ws;
 };
+
+/* Elements of a row of n each of `parts` split blocks takes: a multiple of 64, so that every
+ * chunk but the first starts 16-byte aligned when the row does. A 64-bit division, which costs a
+ * GPU hundreds of cycles before the first load: the host does it when it can. */
+__host__ __device__ inline long long yamr__split_chunk(long long n, int parts)
+{
+    return ((n + parts - 1) / parts + 63) / 64 * 64;
+}
 
 /* ---- Layouts: where row r starts and how long it is. ---- */
 

@@ -1,82 +1,52 @@
 /*
  * The single-block YAMR family: one block reduces one segment of n <= blockDim.x elements.
  *
- * Every variant but `racy` reduces order-preserving keys (yamr_keys.h): each thread holds the key
- * of its element (the bottom key past n), the variant finds the block's largest key, and a common
- * step finds the first index holding it. `racy` is the seed kernel as written, on floats.
+ * Every variant but `racy` runs the library's block layer (block_merge.hpp) on a best accumulator
+ * holding one element per thread (the identity past n): the variant's block algorithm, then for
+ * key algorithms the first index holding the best key. `racy` is the seed kernel as written, on
+ * floats.
  *
  * Launched with one block per segment: block b reduces in[b*n .. b*n+n) into out[b]. The library
  * launches one block; the race lab launches one block per trial.
  *
  * With Probe, a kernel also records per block: passes per warp of the racy loop (the largest
  * number of loop bodies a lane of the warp executed), stores to the shared value, and clock64
- * cycles from the barrier after the loads to the barrier that publishes the block's key. The
- * probe adds a register counter to the loop and one barrier before the timed region.
+ * cycles from the barrier after the loads to the end of the block merge (for `racy`: to the
+ * barrier that publishes the block's value). The probe adds a register counter to the loop and
+ * one barrier before the timed region.
  */
 #ifndef YAMR_BLOCK_REDUCE_HPP
 #define YAMR_BLOCK_REDUCE_HPP
 
-#include <type_traits>
+#include "acc_best.hpp"
+#include "block_merge.hpp"
 
-#include "block/atomic.hpp"
-#include "block/block_common.hpp"
-#include "block/racy_its.hpp"
-#include "block/racy_volatile.hpp"
-#include "block/shared_tree.hpp"
-#include "block/warp_shuffle.hpp"
-
-/* Host side: calls use(std::integral_constant<yamr_variant, V>()) for the run-time variant v
- * when it has a block algorithm; false (nothing called) otherwise. The one switch from a variant
- * to a template argument, made from the variant table (YAMR__VARIANT_TABLE). */
-template <typename Use>
-inline bool yamr__with_block_variant(yamr_variant v, Use &&use)
-{
-    switch (v) {
-#define YAMR__BLOCK_CASE(id, name, widths, flags, correctness)                                 \
-    case id:                                                                                   \
-        if constexpr (yamr__block_algorithm<id>::exists) {                                    \
-            use(std::integral_constant<yamr_variant, id>());                                   \
-            return true;                                                                       \
-        }                                                                                      \
-        return false;
-        YAMR__VARIANT_TABLE(YAMR__BLOCK_CASE)
-#undef YAMR__BLOCK_CASE
-    default: return false;
-    }
-}
-
-/* Max/min/argmax/argmin of one segment per block, for every variant but `racy`. */
+/* Max/min/argmax/argmin of one segment per block, for every variant but `racy`: a thread per
+ * element, merged by the library's block layer (block_merge.hpp). */
 template <yamr_dtype Dtype, yamr_variant Variant, int WarpSize, bool Probe>
 __global__ void yamr_block_reduce_kernel(const typename yamr__dtype_traits<Dtype>::storage *in,
                                          int n, int is_min, int nan_ignore, yamr__result *out,
                                          yamr__race_probe *probe)
 {
-    typedef yamr__dtype_traits<Dtype> traits;
-    typedef typename traits::key Key;
     if (!yamr__warp_width_matches<WarpSize>()) return;
     in += (size_t)blockIdx.x * n;
     if (Probe) probe += blockIdx.x;
-    __shared__ int first_index;
     const int tid = threadIdx.x;
-    if (tid == 0) first_index = INT_MAX;
-    const Key key = tid < n ? traits::to_key(in[tid], yamr__key_mode_of<Key>(is_min, nan_ignore))
-                            : (Key)YAMR_KEY_BOTTOM;
+    yamr__best_acc<Dtype, int> acc = yamr__best_acc<Dtype, int>::identity(is_min, nan_ignore);
+    if (tid < n) acc.element(in[tid], tid);
 
     long long start = 0;
     if (Probe) {
         __syncthreads();
         start = clock64();
     }
-    const Key best = yamr__block_algorithm<Variant>::template max_key<Key, WarpSize, Probe>(key, probe);
-    if (Probe && tid == 0) probe->cycles = clock64() - start;
-
-    /* The first index holding the best key. first_index was set before the variant's barriers. */
-    if (tid < n && key == best) atomicMin(&first_index, tid);
-    __syncthreads();
+    yamr__block_merge<Variant, WarpSize, YAMR_MAX_BLOCK_THREADS, Probe>(acc, probe);
     if (tid == 0) {
+        if (Probe) probe->cycles = clock64() - start;
         yamr__result r;
-        r.index = yamr__dtype_is_float<Dtype>() && best == (Key)YAMR_KEY_BOTTOM ? -1 : first_index;
-        r.value_bits = in[first_index];
+        const long long index = acc.index;
+        r.index = yamr__dtype_is_float<Dtype>() && acc.key == YAMR_KEY_BOTTOM ? -1 : index;
+        r.value_bits = acc.bits;
         out[blockIdx.x] = r;
     }
 }

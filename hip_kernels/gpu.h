@@ -2,7 +2,7 @@
 #ifndef YAMR_GPU_H
 #define YAMR_GPU_H
 
-#include "grid_reduce.hpp"
+#include "block_reduce.hpp"
 #include "rows_reduce.hpp"
 #include "yamr_internal.h"
 #include "yamr_port.h"
@@ -17,8 +17,9 @@ struct yamr__gpu {
      * that the answer needs no copy after the kernel, only the stream's synchronization. */
     yamr__result *h_result;
     yamr__result *d_result;
-    yamr__grid_workspace workspace;  /* owned for the context's lifetime: no allocation per call */
-    yamr__rows_workspace rows_workspace; /* the batched split shape's partials and row counters */
+    /* the split kernel's partials and row counters, owned for the context's lifetime: no
+     * allocation per call */
+    yamr__split_workspace split_workspace;
     /* Blocks of each grid kernel instance that fit on one multiprocessor of this device; 0
      * until the first launch of that instance asks the runtime. */
     int grid_blocks_per_unit[YAMR_DTYPE_COUNT][YAMR_VARIANT_COUNT][2];

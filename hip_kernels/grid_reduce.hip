@@ -1,11 +1,12 @@
-/* The grid launcher: executes the plan (src/plan.c) of a grid-wide call with the grid kernel,
- * or with the seed kernel for `racy`. */
-#include "gpu.h"
-#include "grid_reduce.hpp"
+/* The grid-wide launcher: executes the plan (src/plan.c) of a grid-wide call with the split
+ * kernel over one row (split_reduce.hpp), or with the seed kernel for `racy`. */
+#include <type_traits>
 
-/* Calls use(kernel, storage pointer type tag) with the grid kernel instance for the device's
- * warp width, the variant's block algorithm, the dtype and the slot count; false (nothing
- * called) for a variant without a block algorithm. */
+#include "gpu.h"
+
+/* Calls use(kernel, accumulator type tag) with the split kernel instance of a grid-wide call for
+ * the device's warp width, the variant's block algorithm, the dtype and the slot count (two:
+ * min+max); false (nothing called) for a variant without a block algorithm. */
 template <typename Use>
 static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
                              int slots, Use &&use)
@@ -17,11 +18,13 @@ static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_varian
             constexpr yamr_variant V = decltype(block)::value;
 #define YAMR_USE_DTYPE(D)                                                                      \
     {                                                                                          \
-        typedef typename yamr__dtype_traits<D>::storage Storage;                               \
+        constexpr int unroll = YAMR__GRID_VECTORS(sizeof(typename yamr__best_acc<D>::storage)); \
         if (slots == 2)                                                                        \
-            use(yamr_grid_reduce_kernel<D, V, W, 2>, (const Storage *)NULL);                   \
+            use(yamr_split_kernel<yamr__minmax_acc<D>, V, W, unroll, yamr__matrix_layout>,     \
+                (yamr__minmax_acc<D> *)NULL);                                                  \
         else                                                                                   \
-            use(yamr_grid_reduce_kernel<D, V, W, 1>, (const Storage *)NULL);                   \
+            use(yamr_split_kernel<yamr__best_acc<D>, V, W, unroll, yamr__matrix_layout>,       \
+                (yamr__best_acc<D> *)NULL);                                                    \
     }
             YAMR_DISPATCH_DTYPE(dtype, YAMR_USE_DTYPE)
 #undef YAMR_USE_DTYPE
@@ -41,7 +44,7 @@ extern "C" yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype
         hipError_t e = hipSuccess;
         if (!with_grid_kernel(gpu, dtype, variant, slots, [&](auto kernel, auto) {
                 e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&cached, kernel,
-                                                                 YAMR__GRID_THREADS, 0);
+                                                                 YAMR__BLOCK_THREADS, 0);
             }))
             return YAMR_ERROR_UNSUPPORTED;
         YAMR_HIP_TRY(e, err, errlen);
@@ -60,6 +63,28 @@ static void launch_seed(yamr__gpu *gpu, const yamr__gpu_call *call)
     });
 }
 
+/* Where slot k's answer goes: the caller's device memory (asynchronous calls), else the mapped
+ * result slot. */
+static yamr__best_output slot_output(const yamr__gpu *gpu, const yamr__gpu_call *call, int k)
+{
+    if (call->value_out[0]) return {call->value_out[k], (long long *)call->index_out[k]};
+    return {&gpu->d_result[k].value_bits, (long long *)&gpu->d_result[k].index};
+}
+
+template <yamr_dtype D>
+static yamr__best_output output_of(yamr__best_acc<D> *, const yamr__gpu *gpu,
+                                   const yamr__gpu_call *call)
+{
+    return slot_output(gpu, call, 0);
+}
+
+template <yamr_dtype D>
+static typename yamr__minmax_acc<D>::output output_of(yamr__minmax_acc<D> *, const yamr__gpu *gpu,
+                                                      const yamr__gpu_call *call)
+{
+    return {{slot_output(gpu, call, 0), slot_output(gpu, call, 1)}};
+}
+
 extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call,
                                         yamr__result *res, char *err, size_t errlen)
 {
@@ -70,21 +95,21 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
     if (plan->kernel == YAMR_KERNEL_SEED) {
         launch_seed(gpu, call);
     } else {
-        yamr__grid_out out;
-        for (int k = 0; k < 2; ++k) {
-            const int to_user = call->value_out[k] != NULL;
-            out.value[k] = to_user ? call->value_out[k] : (void *)&gpu->d_result[k].value_bits;
-            out.index[k] = to_user ? (long long *)call->index_out[k]
-                                   : (long long *)&gpu->d_result[k].index;
-        }
-        if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots,
-                              [&](auto kernel, auto storage) {
-                                  kernel<<<plan->grid_blocks, plan->block_threads, 0,
-                                           gpu->stream>>>((decltype(storage))call->in,
-                                                          (long long)call->n, call->is_min,
-                                                          call->nan_ignore, plan->vector_loads,
-                                                          gpu->workspace, out);
-                              }))
+        yamr__batch_args args;
+        args.is_min = call->is_min;
+        args.nan_ignore = call->nan_ignore;
+        args.vectorize = plan->vector_loads;
+        const long long n = (long long)call->n;
+        args.blocks_per_row = plan->blocks_per_row;
+        args.chunk = yamr__split_chunk(n, plan->blocks_per_row);
+        args.ws = gpu->split_workspace;
+        const yamr__matrix_layout one_row = {n, n};
+        if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots, [&](auto kernel, auto acc) {
+                typedef typename std::remove_pointer<decltype(acc)>::type Acc;
+                kernel<<<plan->grid_blocks, plan->block_threads, 0, gpu->stream>>>(
+                    (const typename Acc::storage *)call->in, one_row, args,
+                    output_of(acc, gpu, call));
+            }))
             return YAMR_ERROR_UNSUPPORTED;
     }
     YAMR_HIP_TRY(hipGetLastError(), err, errlen);

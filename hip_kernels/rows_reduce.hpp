@@ -1,8 +1,9 @@
 /*
- * Batched reductions: one answer per row of a matrix or per segment of an array, in three kernel
- * shapes (the host plans one per call: src/plan.c). The layers are in their own files:
- * batch_layout.hpp (arguments, layouts), tile_scan.hpp (the scans), acc_best.hpp and
- * acc_softmax.hpp (the accumulators), block_merge.hpp (the block merge).
+ * Batched reductions: one answer per row of a matrix or per segment of an array. The kernels for
+ * many rows are here; the split kernel for few long rows is split_reduce.hpp (the host plans one
+ * per call: src/plan.c). The layers are in their own files: batch_layout.hpp (arguments,
+ * layouts), tile_scan.hpp (the scans), acc_best.hpp and acc_softmax.hpp (the accumulators),
+ * block_merge.hpp (the block layer; the batched kernels merge by warp_shuffle).
  *
  *  - warp per row: yamr_rows_lanes_kernel for a matrix, a group of 8 lanes (or the warp) per
  *    row; rows are short, so a block holds many and shuffles finish each one with no barrier.
@@ -11,11 +12,8 @@
  *    per segment from the offsets.
  *  - yamr_rows_block_kernel: a block per matrix row, reduced with shuffles then one warp over the
  *    per-warp results.
- *  - yamr_rows_split_kernel: several blocks per row for few long rows. Each block reduces a chunk
- *    into the context's workspace; the last block of a row to finish (a per-row counter it resets
- *    for the next launch) merges the row's partials and writes the answer.
  *
- * What is reduced is an accumulator (Acc): yamr__rows_best, the (key, first index, element) of the
+ * What is reduced is an accumulator (Acc): yamr__best_acc, the (key, first index, element) of the
  * order-preserving keys of yamr_keys.h, for max / min / argmax / argmin; or yamr__softmax_acc, the
  * running (max, sum of exp(x - max)) of the online softmax. Each thread visits its elements in
  * increasing index order, so a strictly larger key keeps the first index; merges between threads
@@ -29,6 +27,7 @@
 #include "acc_softmax.hpp"
 #include "batch_layout.hpp"
 #include "block_merge.hpp"
+#include "split_reduce.hpp"
 #include "tile_scan.hpp"
 
 /*
@@ -36,19 +35,20 @@
  * Count elements per lane at most (cols <= Lanes * Count: the host picks Lanes = 8 for rows of
  * at most YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT elements, else the warp). The groups of
  * a warp reduce their rows side by side in one memory round trip and finish them with shuffles;
- * rounds of a block's YAMR__ROWS_THREADS / Lanes rows stride over the grid.
+ * rounds of a block's YAMR__BLOCK_THREADS / Lanes rows stride over the grid.
  */
 template <typename Acc, int WarpSize, int Lanes, int Count>
-__global__ void __launch_bounds__(YAMR__ROWS_THREADS,
+__global__ void __launch_bounds__(YAMR__BLOCK_THREADS,
                                   YAMR__ROWS_BOUND(typename Acc::storage, YAMR__ROWS_LANES_MIN_BLOCKS,
                                                   YAMR__ROWS_LANES_MIN_BLOCKS,
                                                   YAMR__ROWS_LANES_MIN_BLOCKS_WIDE))
 yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long rows,
-                       yamr__matrix_layout layout, yamr__batch_args args)
+                       yamr__matrix_layout layout, yamr__batch_args args,
+                       typename Acc::output out)
 {
     typedef typename Acc::template with_index<int> Narrow; /* cols <= Lanes * Count */
     if (!yamr__warp_width_matches<WarpSize>()) return;
-    constexpr int per_block = YAMR__ROWS_THREADS / Lanes;
+    constexpr int per_block = YAMR__BLOCK_THREADS / Lanes;
     const int lane = threadIdx.x % Lanes, slot = threadIdx.x / Lanes;
     const int n = (int)layout.cols;
     /* `first` is the same for every lane of a warp: the shuffles see the whole warp */
@@ -60,7 +60,7 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
             yamr__rows_scan_short_any<Count, Lanes>(in + r * layout.ld, n, lane, args.vectorize,
                                                    acc);
         acc.template warp_merge<WarpSize, Lanes>();
-        if (r < rows && lane == 0) acc.write(r, args);
+        if (r < rows && lane == 0) acc.write(r, out);
     }
 }
 
@@ -80,17 +80,18 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
 template <typename Storage>
 __host__ __device__ constexpr int yamr__segments_per_block()
 {
-    return YAMR__ROWS_THREADS / YAMR__SEGMENT_GROUP_LANES(sizeof(Storage));
+    return YAMR__BLOCK_THREADS / YAMR__SEGMENT_GROUP_LANES(sizeof(Storage));
 }
 
 template <typename Acc, int WarpSize>
-__global__ void __launch_bounds__(YAMR__ROWS_THREADS,
+__global__ void __launch_bounds__(YAMR__BLOCK_THREADS,
                                   YAMR__ROWS_BOUND(typename Acc::storage,
                                                   YAMR__SEGMENTS_MIN_BLOCKS_HALF,
                                                   YAMR__SEGMENTS_MIN_BLOCKS,
                                                   YAMR__SEGMENTS_MIN_BLOCKS_WIDE))
 yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long segments,
-                     yamr__segment_layout layout, yamr__batch_args args)
+                     yamr__segment_layout layout, yamr__batch_args args,
+                     typename Acc::output out)
 {
     typedef typename Acc::storage Storage;
     typedef typename Acc::template with_index<int> Narrow; /* teams 1 and 2: short segments */
@@ -121,7 +122,7 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
             yamr__rows_scan_short_any<gcount, glanes>(in + begin, (int)n, group_lane,
                                                      args.vectorize, acc);
         acc.template warp_merge<WarpSize, glanes>();
-        if (my_team == 1 && group_lane == 0) acc.write(r, args);
+        if (my_team == 1 && group_lane == 0) acc.write(r, out);
 
         /* team 2: the warp, over its groups' segments that need it, lowest group first */
         for (yamr__lane_mask want = yamr__ballot<WarpSize>(group_lane == 0 && my_team == 2); want;
@@ -134,7 +135,7 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
             yamr__rows_scan_short_any<warp_count, WarpSize>(in + wbegin, (int)wn, lane,
                                                            args.vectorize, w);
             w.template warp_merge<WarpSize, WarpSize>();
-            if (lane == 0) w.write(wr, args);
+            if (lane == 0) w.write(wr, out);
         }
 
         /* team 3: the block, over every long segment of the round; the barrier completes
@@ -148,9 +149,9 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
                 layout.extent(br, bbegin, bn);
                 Acc b = Acc::identity(args);
                 yamr__rows_scan<Storage, YAMR__ROWS_BLOCK_UNROLL>(
-                    in + bbegin, bn, 0, threadIdx.x, YAMR__ROWS_THREADS, args.vectorize, b);
-                yamr__block_merge<WarpSize>(b);
-                if (threadIdx.x == 0) b.write(br, args);
+                    in + bbegin, bn, 0, threadIdx.x, YAMR__BLOCK_THREADS, args.vectorize, b);
+                yamr__block_merge<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, YAMR__BLOCK_THREADS>(b);
+                if (threadIdx.x == 0) b.write(br, out);
             }
             __syncthreads(); /* block_team is read by all before the next round writes it */
         }
@@ -159,69 +160,19 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
 
 /* A block per row of a matrix; rows stride over the grid. */
 template <typename Acc, int WarpSize>
-__global__ void __launch_bounds__(YAMR__ROWS_THREADS)
+__global__ void __launch_bounds__(YAMR__BLOCK_THREADS)
 yamr_rows_block_kernel(const typename Acc::storage *__restrict__ in, long long rows,
-                       yamr__matrix_layout layout, yamr__batch_args args)
+                       yamr__matrix_layout layout, yamr__batch_args args,
+                       typename Acc::output out)
 {
     if (!yamr__warp_width_matches<WarpSize>()) return;
     for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
         Acc acc = Acc::identity(args);
         yamr__rows_scan<typename Acc::storage, YAMR__ROWS_BLOCK_UNROLL>(
-            in + r * layout.ld, layout.cols, 0, threadIdx.x, YAMR__ROWS_THREADS, args.vectorize,
+            in + r * layout.ld, layout.cols, 0, threadIdx.x, YAMR__BLOCK_THREADS, args.vectorize,
             acc);
-        yamr__block_merge<WarpSize>(acc);
-        if (threadIdx.x == 0) acc.write(r, args);
-    }
-}
-
-/*
- * args.blocks_per_row blocks per row: block b reduces chunk b % blocks_per_row of row
- * b / blocks_per_row into partial b; the row's last block to arrive merges its partials in chunk
- * order and writes the answer. Grid: rows * blocks_per_row <= YAMR__ROWS_SPLIT_MAX_PARTIALS, and
- * rows <= YAMR__ROWS_SPLIT_MAX_ROWS. A chunk may be empty (a short segment): its partial is the
- * identity.
- */
-template <typename Acc, int WarpSize, typename Layout>
-__global__ void __launch_bounds__(YAMR__ROWS_THREADS)
-yamr_rows_split_kernel(const typename Acc::storage *__restrict__ in, long long rows, Layout layout,
-                       yamr__batch_args args)
-{
-    if (!yamr__warp_width_matches<WarpSize>()) return;
-    const int parts = args.blocks_per_row;
-    const long long r = blockIdx.x / parts;
-    const int part = blockIdx.x % parts;
-    long long begin, n;
-    layout.extent(r, begin, n);
-    /* chunks of a multiple of 64 elements: every chunk but the first starts 16-byte aligned
-     * when the row does */
-    const long long chunk = ((n + parts - 1) / parts + 63) / 64 * 64;
-    long long lo = (long long)part * chunk, hi = lo + chunk;
-    if (lo > n) lo = n;
-    if (hi > n) hi = n;
-    Acc acc = Acc::identity(args);
-    yamr__rows_scan<typename Acc::storage, YAMR__ROWS_BLOCK_UNROLL>(
-        in + begin + lo, hi - lo, lo, threadIdx.x, YAMR__ROWS_THREADS, args.vectorize, acc);
-    yamr__block_merge<WarpSize>(acc);
-
-    __shared__ bool last_block;
-    if (threadIdx.x == 0) {
-        acc.to_partial(args.ws.partial_a[blockIdx.x], args.ws.partial_b[blockIdx.x]);
-        __threadfence(); /* the partial is visible before the counter moves */
-        last_block = atomicAdd(&args.ws.rows_done[r], 1u) == (unsigned)parts - 1;
-    }
-    __syncthreads();
-    if (!last_block) return;
-    __threadfence(); /* the other blocks' partials are read after their counter increments */
-
-    acc = Acc::identity(args);
-    const volatile unsigned long long *pa = args.ws.partial_a + r * parts;
-    const volatile unsigned long long *pb = args.ws.partial_b + r * parts;
-    for (int b = threadIdx.x; b < parts; b += YAMR__ROWS_THREADS) acc.take_partial(pa[b], pb[b]);
-    yamr__block_merge<WarpSize>(acc);
-    if (threadIdx.x == 0) {
-        acc.reload(in + begin);
-        acc.write(r, args);
-        args.ws.rows_done[r] = 0; /* ready for the next launch on this stream */
+        yamr__block_merge<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, YAMR__BLOCK_THREADS>(acc);
+        if (threadIdx.x == 0) acc.write(r, out);
     }
 }
 

@@ -4,28 +4,22 @@
 
 #include "gpu.h"
 
-/* The context's memory: the mapped result slots, the grid workspace and the batched split
- * workspace. */
-static yamr_status yamr__gpu_own_memory(yamr__gpu *g, int max_blocks, char *err, size_t errlen)
+/* The context's memory: the mapped result slots and the split kernel's workspace, with room for
+ * the partials of a grid-wide call's largest grid (`max_blocks`) and of a batched split. */
+static yamr_status yamr__gpu_own_memory(yamr__gpu *g, size_t max_blocks, char *err, size_t errlen)
 {
     YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result, 2 * sizeof(yamr__result),
                                hipHostMallocMapped),
                  err, errlen);
     YAMR_HIP_TRY(hipHostGetDevicePointer((void **)&g->d_result, g->h_result, 0), err, errlen);
-    yamr__grid_workspace *w = &g->workspace;
-    w->max_blocks = max_blocks;
-    const size_t slots = 2 * (size_t)max_blocks;
-    YAMR_HIP_TRY(hipMalloc((void **)&w->partial_key, slots * sizeof *w->partial_key), err, errlen);
-    YAMR_HIP_TRY(hipMalloc((void **)&w->partial_index, slots * sizeof *w->partial_index), err,
+    yamr__split_workspace *w = &g->split_workspace;
+    const size_t partials =
+        max_blocks > YAMR__ROWS_SPLIT_MAX_PARTIALS ? max_blocks : YAMR__ROWS_SPLIT_MAX_PARTIALS;
+    const size_t rows = YAMR__ROWS_SPLIT_MAX_ROWS;
+    YAMR_HIP_TRY(hipMalloc((void **)&w->partials, partials * YAMR__SPLIT_PARTIAL_BYTES), err,
                  errlen);
-    YAMR_HIP_TRY(hipMalloc((void **)&w->blocks_done, sizeof *w->blocks_done), err, errlen);
-    YAMR_HIP_TRY(hipMemset(w->blocks_done, 0, sizeof *w->blocks_done), err, errlen);
-    yamr__rows_workspace *r = &g->rows_workspace;
-    const size_t partials = YAMR__ROWS_SPLIT_MAX_PARTIALS, rows = YAMR__ROWS_SPLIT_MAX_ROWS;
-    YAMR_HIP_TRY(hipMalloc((void **)&r->partial_a, partials * sizeof *r->partial_a), err, errlen);
-    YAMR_HIP_TRY(hipMalloc((void **)&r->partial_b, partials * sizeof *r->partial_b), err, errlen);
-    YAMR_HIP_TRY(hipMalloc((void **)&r->rows_done, rows * sizeof *r->rows_done), err, errlen);
-    YAMR_HIP_TRY(hipMemset(r->rows_done, 0, rows * sizeof *r->rows_done), err, errlen);
+    YAMR_HIP_TRY(hipMalloc((void **)&w->rows_done, rows * sizeof *w->rows_done), err, errlen);
+    YAMR_HIP_TRY(hipMemset(w->rows_done, 0, rows * sizeof *w->rows_done), err, errlen);
     return YAMR_SUCCESS;
 }
 
@@ -65,7 +59,7 @@ extern "C" yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_i
     g->warp_size = p.warpSize;
     g->multiprocessors = p.multiProcessorCount;
     g->stream = 0;
-    const int max_blocks = YAMR__GRID_MAX_BLOCKS_PER_UNIT * p.multiProcessorCount;
+    const size_t max_blocks = (size_t)YAMR__GRID_MAX_BLOCKS_PER_UNIT * p.multiProcessorCount;
     yamr_status s = yamr__gpu_own_memory(g, max_blocks, err, errlen);
     if (s != YAMR_SUCCESS) {
         yamr__gpu_close(g);
@@ -82,12 +76,8 @@ extern "C" void yamr__gpu_close(yamr__gpu *gpu)
     const yamr__device_scope on_device(gpu->device);
     /* nothing to report to from a destructor; hipFree(NULL) is a no-op */
     (void)hipHostFree(gpu->h_result);
-    (void)hipFree(gpu->workspace.partial_key);
-    (void)hipFree(gpu->workspace.partial_index);
-    (void)hipFree(gpu->workspace.blocks_done);
-    (void)hipFree(gpu->rows_workspace.partial_a);
-    (void)hipFree(gpu->rows_workspace.partial_b);
-    (void)hipFree(gpu->rows_workspace.rows_done);
+    (void)hipFree(gpu->split_workspace.partials);
+    (void)hipFree(gpu->split_workspace.rows_done);
     free(gpu);
 }
 

@@ -13,6 +13,7 @@
  *  - yamr__lane_mask (32-bit on NVIDIA, 64-bit on AMD), yamr__shfl_down<W>(), yamr__shfl_xor<W>(),
  *    yamr__shfl<W>(), yamr__warp_extreme<W>(), yamr__first_lane<W>(), yamr__warp_sync(),
  *    yamr__any<W>();
+ *  - yamr__count_arrival(): a device-wide counter increment with acquire-release ordering;
  *  - yamr__exp2_fast(); YAMR_MIN_BLOCKS(): a __launch_bounds__ occupancy that the architecture
  *    can hold.
  */
@@ -112,6 +113,30 @@ __device__ inline bool yamr__warp_width_matches()
     return WarpSize == YAMR__AMD_WAVE_WIDTH();
 #else
     return false; /* host pass: device code is never run there */
+#endif
+}
+
+/* Adds 1 to *counter and returns the old value, as one device-scope atomic that releases this
+ * thread's earlier writes and acquires those released by earlier increments: the last-block-done
+ * protocol (split_reduce.hpp) without two full fences around the increment. NVIDIA sm_70 and
+ * later: atom.acq_rel.gpu; AMD: the HIP atomic at agent scope; otherwise the fences. */
+__device__ inline unsigned yamr__count_arrival(unsigned *counter)
+{
+#if defined(YAMR_PLATFORM_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    unsigned old;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
+                 : "=r"(old)
+                 : "l"(counter)
+                 : "memory");
+    return old;
+#elif defined(YAMR_PLATFORM_AMD) && defined(__HIP_DEVICE_COMPILE__) && \
+    __has_builtin(__hip_atomic_fetch_add)
+    return __hip_atomic_fetch_add(counter, 1u, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
+#else
+    __threadfence();
+    const unsigned old = atomicAdd(counter, 1u);
+    __threadfence();
+    return old;
 #endif
 }
 

@@ -272,14 +272,14 @@ typedef enum {
 /** The kernels a plan can name. */
 typedef enum {
     YAMR_KERNEL_CPU = 0,        /**< the CPU backend */
-    YAMR_KERNEL_GRID,           /**< grid-wide: blocks share the array, the last one merges */
     YAMR_KERNEL_SEED,           /**< the seed kernel: one block of n threads (YAMR_VARIANT_RACY) */
     YAMR_KERNEL_LANES_PER_ROW,  /**< a group of lanes (up to a warp) per row */
     YAMR_KERNEL_BLOCK_PER_ROW,  /**< a block per row */
-    YAMR_KERNEL_BLOCKS_PER_ROW, /**< several blocks split each row or segment; the last merges */
+    YAMR_KERNEL_BLOCKS_PER_ROW, /**< several blocks split each row or segment, the last to finish
+                                     merges them; a grid-wide call is this kernel over one row */
     YAMR_KERNEL_SEGMENTS        /**< a group, a warp or the block per segment, by its length */
 } yamr_kernel;
-#define YAMR_KERNEL_COUNT 7
+#define YAMR_KERNEL_COUNT 6
 
 /** What one call runs. */
 typedef struct {
@@ -287,13 +287,15 @@ typedef struct {
     yamr_op op;           /**< MAX for YAMR_CALL_SOFTMAX_STATS, ARGMAX for YAMR_CALL_MINMAX */
     yamr_dtype dtype;
     size_t rows, cols;    /**< as asked (see yamr_call) */
-    yamr_variant variant; /**< the single-block algorithm of GRID and SEED; AUTO otherwise */
+    yamr_variant variant; /**< the block algorithm (GPU; batched calls: warp_shuffle); AUTO on
+                               the CPU */
     yamr_kernel kernel;
     yamr_rows_shape shape; /**< the kernel as a batched shape (GPU batched calls; else WARP) */
     int lanes_per_row;     /**< LANES_PER_ROW: lanes that reduce one row; else 0 */
     int blocks_per_row;    /**< BLOCKS_PER_ROW: blocks that split one row or segment; else 1 */
     int index_bits;        /**< width of the kernel's index arithmetic within a row: 32 or 64 */
-    int vector_loads;      /**< GRID: 1 when threads read 16-byte vectors (16-byte aligned input) */
+    int vector_loads;      /**< GPU: 1 when threads read 16-byte vectors between the 16-byte
+                                boundaries (input aligned to its element) */
     unsigned grid_blocks;  /**< blocks launched (GPU); 0 on the CPU */
     int block_threads;     /**< threads per block (GPU); 0 on the CPU */
     char why[240];         /**< one line: why this kernel and grid */

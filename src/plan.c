@@ -12,7 +12,7 @@
 const char *yamr_kernel_name(yamr_kernel kernel)
 {
     static const char *const names[YAMR_KERNEL_COUNT] = {
-        "cpu", "grid", "seed", "lanes_per_row", "block_per_row", "blocks_per_row", "segments"};
+        "cpu", "seed", "lanes_per_row", "block_per_row", "blocks_per_row", "segments"};
     return (unsigned)kernel < YAMR_KERNEL_COUNT ? names[kernel] : "invalid";
 }
 
@@ -100,8 +100,9 @@ static unsigned grid_for(size_t rows, size_t per_block)
     return (unsigned)(blocks < YAMR__ROWS_MAX_GRID ? blocks : YAMR__ROWS_MAX_GRID);
 }
 
-/* The grid kernel: enough blocks for every thread to take whole vectors, at most as many as
- * fit on the device at once (and in the context's workspace). */
+/* A grid-wide call: the split kernel over one row, with enough blocks for every thread to take
+ * YAMR__GRID_VECTORS whole vectors, at most as many as fit on the device at once (and in the
+ * context's workspace). */
 static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, yamr_plan *p,
                              char *err, size_t errlen)
 {
@@ -112,16 +113,17 @@ static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, ya
     const size_t esize = yamr_dtype_size(p->dtype);
     const size_t per_thread = aligned ? (16 / esize) * YAMR__GRID_VECTORS(esize) : 1;
     const size_t wanted =
-        (p->cols + per_thread * YAMR__GRID_THREADS - 1) / (per_thread * YAMR__GRID_THREADS);
+        (p->cols + per_thread * YAMR__BLOCK_THREADS - 1) / (per_thread * YAMR__BLOCK_THREADS);
     size_t blocks = (size_t)per_unit * (size_t)ctx->info.multiprocessors;
     const size_t most = (size_t)YAMR__GRID_MAX_BLOCKS_PER_UNIT * (size_t)ctx->info.multiprocessors;
     if (blocks > most) blocks = most;
     if (blocks > wanted) blocks = wanted;
     if (blocks < 1) blocks = 1;
-    p->kernel = YAMR_KERNEL_GRID;
-    p->vector_loads = aligned;
+    p->kernel = YAMR_KERNEL_BLOCKS_PER_ROW;
+    p->shape = YAMR_ROWS_BLOCKS_PER_ROW;
+    p->blocks_per_row = (int)blocks;
     p->grid_blocks = (unsigned)blocks;
-    p->block_threads = YAMR__GRID_THREADS;
+    p->block_threads = YAMR__BLOCK_THREADS;
     p->index_bits = 64;
     return YAMR_SUCCESS;
 }
@@ -130,14 +132,15 @@ static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, ya
 static void plan_rows(const yamr_context *ctx, yamr_plan *p)
 {
     const int mp = ctx->info.multiprocessors, w = ctx->info.warp_size;
+    p->variant = YAMR_VARIANT_WARP_SHUFFLE;
     const size_t group_cols = (size_t)YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT;
     p->shape = yamr__rows_shape(p->rows, p->cols, mp, w);
-    p->block_threads = YAMR__ROWS_THREADS;
+    p->block_threads = YAMR__BLOCK_THREADS;
     switch (p->shape) {
     case YAMR_ROWS_WARP_PER_ROW:
         p->kernel = YAMR_KERNEL_LANES_PER_ROW;
         p->lanes_per_row = p->cols <= group_cols ? YAMR__ROWS_GROUP_LANES : w;
-        p->grid_blocks = grid_for(p->rows, (size_t)(YAMR__ROWS_THREADS / p->lanes_per_row));
+        p->grid_blocks = grid_for(p->rows, (size_t)(YAMR__BLOCK_THREADS / p->lanes_per_row));
         p->index_bits = 32;
         break;
     case YAMR_ROWS_BLOCKS_PER_ROW:
@@ -160,7 +163,8 @@ static void plan_segments(const yamr_context *ctx, yamr_plan *p)
     const int mp = ctx->info.multiprocessors;
     const int lanes = YAMR__SEGMENT_GROUP_LANES(yamr_dtype_size(p->dtype));
     p->shape = yamr__segments_shape(p->rows, mp);
-    p->block_threads = YAMR__ROWS_THREADS;
+    p->variant = YAMR_VARIANT_WARP_SHUFFLE;
+    p->block_threads = YAMR__BLOCK_THREADS;
     p->index_bits = 64;
     if (p->shape == YAMR_ROWS_BLOCKS_PER_ROW) {
         p->kernel = YAMR_KERNEL_BLOCKS_PER_ROW;
@@ -170,7 +174,7 @@ static void plan_segments(const yamr_context *ctx, yamr_plan *p)
     }
     p->kernel = YAMR_KERNEL_SEGMENTS;
     p->lanes_per_row = lanes;
-    p->grid_blocks = grid_for(p->rows, (size_t)(YAMR__ROWS_THREADS / lanes));
+    p->grid_blocks = grid_for(p->rows, (size_t)(YAMR__BLOCK_THREADS / lanes));
 }
 
 yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op, yamr_dtype dtype,
@@ -189,6 +193,7 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
     p.shape = YAMR_ROWS_WARP_PER_ROW;
     p.blocks_per_row = 1;
     p.index_bits = 64;
+    p.vector_loads = ctx->gpu && aligned;
     if (call == YAMR_CALL_REDUCE || call == YAMR_CALL_MINMAX) {
         yamr_status s = yamr__resolve_variant(ctx, op, dtype, &p.variant);
         if (s != YAMR_SUCCESS) return s;
@@ -239,27 +244,27 @@ static void explain(const yamr_context *ctx, yamr_plan *p)
     case YAMR_KERNEL_SEED:
         snprintf(why, cap, "racy: the seed kernel as written, one block, a thread per element");
         break;
-    case YAMR_KERNEL_GRID: {
-        int per_unit = 0;
-        char err[64];
-        (void)yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant,
-                                             p->call == YAMR_CALL_MINMAX ? 2 : 1, &per_unit, err,
-                                             sizeof err);
-        const yamr__variant_info *v = yamr__variant_lookup(p->variant);
-        snprintf(why, cap, "%s (%s: %s); %d blocks fit per multiprocessor x %d; %s loads",
-                 yamr_variant_name(p->variant),
-                 ctx->variant == YAMR_VARIANT_AUTO ? "AUTO's pick" : "set on the context",
-                 v ? v->correctness : "", per_unit, mp, p->vector_loads ? "16-byte" : "element");
-        break;
-    }
     case YAMR_KERNEL_LANES_PER_ROW:
         snprintf(why, cap,
                  "rows of at most %d elements take a group of %d lanes, up to %zu a %d-wide warp",
                  group_cols, YAMR__ROWS_GROUP_LANES, warp_cols, w);
         break;
     case YAMR_KERNEL_BLOCKS_PER_ROW:
-        snprintf(why, cap, "%d blocks per %s: fewer than %d %ss per multiprocessor x %d",
-                 p->blocks_per_row, unit, YAMR__ROWS_FEW_PER_UNIT, unit, mp);
+        if (p->call == YAMR_CALL_REDUCE || p->call == YAMR_CALL_MINMAX) {
+            int per_unit = 0;
+            char err[64];
+            (void)yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant,
+                                                 p->call == YAMR_CALL_MINMAX ? 2 : 1, &per_unit,
+                                                 err, sizeof err);
+            const yamr__variant_info *v = yamr__variant_lookup(p->variant);
+            snprintf(why, cap, "one row; %s (%s: %s); %d blocks fit per multiprocessor x %d",
+                     yamr_variant_name(p->variant),
+                     ctx->variant == YAMR_VARIANT_AUTO ? "AUTO's pick" : "set on the context",
+                     v ? v->correctness : "", per_unit, mp);
+        } else {
+            snprintf(why, cap, "%d blocks per %s: fewer than %d %ss per multiprocessor x %d",
+                     p->blocks_per_row, unit, YAMR__ROWS_FEW_PER_UNIT, unit, mp);
+        }
         break;
     case YAMR_KERNEL_BLOCK_PER_ROW:
         snprintf(why, cap, "rows longer than %zu; %s", warp_cols,

@@ -31,7 +31,7 @@ static yamr_status run(yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtyp
     const yamr_call kind = slots == 2 ? YAMR_CALL_MINMAX : YAMR_CALL_REDUCE;
     yamr_plan plan;
     yamr_status s = yamr__make_plan(ctx, kind, slots == 2 ? YAMR_OP_ARGMAX : op, dtype, 1, n,
-                                    ((uintptr_t)in % 16) == 0, &plan, ctx->error,
+                                    ((uintptr_t)in % yamr_dtype_size(dtype)) == 0, &plan, ctx->error,
                                     sizeof ctx->error);
     if (s != YAMR_SUCCESS) return s;
 

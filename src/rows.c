@@ -36,7 +36,8 @@ static int op_needs_index(yamr_op op) { return op == YAMR_OP_ARGMAX || op == YAM
 static yamr_status run_batch(yamr_context *ctx, yamr__gpu_batch *c, yamr_call call, yamr_op op)
 {
     yamr_plan plan;
-    yamr_status s = yamr__make_plan(ctx, call, op, c->dtype, c->rows, c->cols, 1, &plan,
+    const int aligned = ((uintptr_t)c->in % yamr_dtype_size(c->dtype)) == 0;
+    yamr_status s = yamr__make_plan(ctx, call, op, c->dtype, c->rows, c->cols, aligned, &plan,
                                     ctx->error, sizeof ctx->error);
     if (s != YAMR_SUCCESS) return s;
     c->plan = &plan;

@@ -85,11 +85,13 @@ int yamr__dtype_is_float(yamr_dtype t);
 
 typedef struct yamr__gpu yamr__gpu;
 
-/* Threads per block of the grid kernel, and 16-byte vectors each thread has in flight per step
- * (by element size: the half types' 8 keys per vector cost more registers). */
-#define YAMR__GRID_THREADS 256
+/* Threads per block of every kernel but the race lab's single-block ones. */
+#define YAMR__BLOCK_THREADS 256
+/* 16-byte vectors each thread has in flight per step in a grid-wide call (by element size: the
+ * half types' 8 keys per vector cost more registers). */
 #define YAMR__GRID_VECTORS(esize) ((esize) >= 4 ? 8 : 4)
-/* Grid workspace capacity: blocks per multiprocessor (at least the occupancy of any kernel). */
+/* The largest grid of a grid-wide call, in blocks per multiprocessor (the split workspace holds
+ * that many partials). */
 #define YAMR__GRID_MAX_BLOCKS_PER_UNIT 16
 
 typedef struct {
@@ -126,8 +128,6 @@ yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yam
 
 /* ---- Batched reductions (rows.c; hip_kernels/rows_reduce.hip). ---- */
 
-/* Threads per block of every batched kernel. */
-#define YAMR__ROWS_THREADS 256
 /* Rows no longer than this many elements per lane of a warp get a warp each. */
 #define YAMR__ROWS_WARP_MAX_PER_LANE 8
 /* Grid cap of the grid-striding batched kernels (lanes and block per row, segments). */
@@ -142,6 +142,8 @@ yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yam
 #define YAMR__ROWS_SPLIT_MAX_ROWS 4096
 #define YAMR__ROWS_SPLIT_MAX_BLOCKS_PER_ROW 256
 #define YAMR__ROWS_SPLIT_MAX_PARTIALS 16384 /* rows x blocks per row, all rows together */
+/* The largest partial a split block leaves (min+max: two keys, indices and elements). */
+#define YAMR__SPLIT_PARTIAL_BYTES 48
 /* In the warp shape, a row (segment) of at most GROUP_LANES * GROUP_COUNT elements takes a group
  * of GROUP_LANES lanes (a segment: SEGMENT_GROUP_LANES(element size) lanes), a longer one the
  * whole warp; a segment longer than SEGMENT_WARP_MAX_PER_LANE elements per lane of a warp is
@@ -187,7 +189,7 @@ yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yam
 /* The bound for one kernel by its element size: `half` for 2 bytes, `narrow` for 4, `wide`
  * for 8 (which need more registers). */
 #define YAMR__ROWS_BOUND(storage, half, narrow, wide)                                          \
-    YAMR_MIN_BLOCKS(YAMR__ROWS_THREADS, sizeof(storage) == 2   ? (half)                         \
+    YAMR_MIN_BLOCKS(YAMR__BLOCK_THREADS, sizeof(storage) == 2   ? (half)                         \
                                         : sizeof(storage) == 4 ? (narrow)                       \
                                                                : (wide))
 

@@ -169,10 +169,72 @@ static void sweep(const char *variant)
     assert_true(ran > 0);
 }
 
+/* Inputs that start 1 to 3 elements past an aligned address: the kernels read 16-byte vectors
+ * between the first and the last 16-byte boundary and the elements around them one by one. */
+static void misaligned(void)
+{
+    static const size_t lengths[] = {1, 7, 33, 1025, 65537, MAX_N - 3};
+    uint64_t rng = test_seed();
+    int ran = 0;
+    assert_int_equal(yamr_set_nan_policy(ctx, YAMR_NAN_PROPAGATE), YAMR_SUCCESS);
+    for (int t = 0; t < YAMR_DTYPE_COUNT; ++t) {
+        const size_t esize = yamr_dtype_size((yamr_dtype)t);
+        fill_pattern(PATTERN_MIXED, (yamr_dtype)t, host_data, MAX_N, &rng);
+        assert_int_equal(yamr_copy_to_device(ctx, ctx_data, host_data, MAX_N * esize), YAMR_SUCCESS);
+        for (size_t skip = 1; skip <= 3 && skip * esize < 16; ++skip)
+            for (size_t li = 0; li < sizeof lengths / sizeof *lengths; ++li) {
+                const size_t n = lengths[li];
+                const void *in = (const char *)ctx_data + skip * esize;
+                const void *ref_in = (const char *)host_data + skip * esize;
+                char what[96];
+                snprintf(what, sizeof what, "%s n=%zu starting %zu elements in",
+                         yamr_dtype_name((yamr_dtype)t), n, skip);
+                for (int op = 0; op < YAMR_OP_COUNT; ++op) {
+                    value_slot value;
+                    memset(value.bytes, 0xa5, sizeof value.bytes);
+                    int64_t index = -7;
+                    yamr_status s = yamr_reduce(ctx, (yamr_op)op, (yamr_dtype)t, in, n,
+                                                value.bytes, &index);
+                    if (s != YAMR_SUCCESS) fail_msg("%s: %s", what, yamr_status_string(s));
+                    expect(what, (yamr_dtype)t,
+                           ref_reduce((yamr_op)op, (yamr_dtype)t, YAMR_NAN_PROPAGATE, ref_in, n),
+                           value.bits, index, 1);
+                    ++ran;
+                }
+                value_slot lo, hi;
+                int64_t ilo = -7, ihi = -7;
+                assert_int_equal(yamr_minmax(ctx, (yamr_dtype)t, in, n, lo.bytes, &ilo, hi.bytes,
+                                             &ihi),
+                                 YAMR_SUCCESS);
+                expect(what, (yamr_dtype)t,
+                       ref_reduce(YAMR_OP_ARGMIN, (yamr_dtype)t, YAMR_NAN_PROPAGATE, ref_in, n),
+                       lo.bits, ilo, 1);
+                expect(what, (yamr_dtype)t,
+                       ref_reduce(YAMR_OP_ARGMAX, (yamr_dtype)t, YAMR_NAN_PROPAGATE, ref_in, n),
+                       hi.bits, ihi, 1);
+                ++ran;
+            }
+    }
+    printf("  misaligned starts: %d checks passed\n", ran);
+}
+
+/* A grid-wide call's plan on a GPU: the split kernel over one row, with the variant that ran. */
+static void expect_grid_plan(yamr_variant variant)
+{
+    yamr_plan plan;
+    assert_int_equal(yamr_last_plan(ctx, &plan), YAMR_SUCCESS);
+    assert_int_equal(plan.kernel, YAMR_KERNEL_BLOCKS_PER_ROW);
+    assert_int_equal(plan.blocks_per_row, (int)plan.grid_blocks);
+    assert_true(plan.grid_blocks >= 1 && plan.block_threads > 0);
+    if (variant != YAMR_VARIANT_AUTO) assert_int_equal(plan.variant, variant);
+    assert_int_not_equal(plan.variant, YAMR_VARIANT_AUTO);
+}
+
 static void test_cpu_backend(void **state)
 {
     (void)state;
     sweep("cpu");
+    misaligned();
 }
 
 static void test_gpu_variant(void **state)
@@ -189,6 +251,7 @@ static void test_gpu_variant(void **state)
     }
     assert_int_equal(s, YAMR_SUCCESS);
     sweep(v->name);
+    expect_grid_plan(v->id);
 }
 
 static void test_gpu_auto(void **state)
@@ -196,6 +259,8 @@ static void test_gpu_auto(void **state)
     (void)state;
     assert_int_equal(yamr_set_variant(ctx, YAMR_VARIANT_AUTO), YAMR_SUCCESS);
     sweep("auto");
+    misaligned();
+    expect_grid_plan(YAMR_VARIANT_AUTO);
 }
 
 int main(int argc, char **argv)

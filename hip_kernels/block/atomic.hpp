@@ -7,6 +7,7 @@
 template <>
 struct yamr__block_algorithm<YAMR_VARIANT_ATOMIC> {
     static constexpr bool exists = true;
+    static constexpr bool merges_accumulators = false;
     template <typename Key, int WarpSize, bool Probe>
     static __device__ Key max_key(Key key, yamr__race_probe *)
     {

@@ -18,6 +18,7 @@
 template <>
 struct yamr__block_algorithm<YAMR_VARIANT_RACY_ITS> {
     static constexpr bool exists = true;
+    static constexpr bool merges_accumulators = false;
     template <typename Key, int WarpSize, bool Probe>
     static __device__ Key max_key(Key key, yamr__race_probe *probe)
     {

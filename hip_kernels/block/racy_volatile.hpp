@@ -10,6 +10,7 @@
 template <>
 struct yamr__block_algorithm<YAMR_VARIANT_RACY_VOLATILE> {
     static constexpr bool exists = true;
+    static constexpr bool merges_accumulators = false;
     template <typename Key, int WarpSize, bool Probe>
     static __device__ Key max_key(Key key, yamr__race_probe *probe)
     {

@@ -1,5 +1,7 @@
-/* Warp shuffles within each warp, then the first warp over the per-warp results (seed 003).
- * blockDim.x is a multiple of W. */
+/* Warp shuffles within each warp, then the first warp over the per-warp results (seed 003), on
+ * whole accumulators: each step moves the key, the index and the element together (or the
+ * softmax pair), so the first index and the element need no step of their own. The one block
+ * algorithm of the batched kernels, which merge accumulators that are not keys. */
 #ifndef YAMR_BLOCK_WARP_SHUFFLE_HPP
 #define YAMR_BLOCK_WARP_SHUFFLE_HPP
 
@@ -8,25 +10,25 @@
 template <>
 struct yamr__block_algorithm<YAMR_VARIANT_WARP_SHUFFLE> {
     static constexpr bool exists = true;
-    template <typename Key, int WarpSize, bool Probe>
-    static __device__ Key max_key(Key key, yamr__race_probe *)
+    static constexpr bool merges_accumulators = true;
+    /* blockDim.x is a multiple of W and at most BlockThreads. */
+    template <int WarpSize, int BlockThreads, typename Acc>
+    static __device__ void merge(Acc &acc)
     {
-        __shared__ Key warp_best[YAMR_MAX_BLOCK_THREADS / WarpSize];
-        __shared__ Key block_best;
+        constexpr int most_warps = BlockThreads / WarpSize;
+        __shared__ Acc per_warp[most_warps];
         const int lane = threadIdx.x % WarpSize, warp = threadIdx.x / WarpSize;
-#pragma unroll
-        for (int d = WarpSize / 2; d > 0; d /= 2) key = yamr__key_max(key, yamr__shfl_down<WarpSize>(key, d));
-        if (lane == 0) warp_best[warp] = key;
-        __syncthreads();
-        if (warp == 0) {
-            key = lane < (int)(blockDim.x / WarpSize) ? warp_best[lane] : (Key)YAMR_KEY_BOTTOM;
-#pragma unroll
-            for (int d = WarpSize / 2; d > 0; d /= 2)
-                key = yamr__key_max(key, yamr__shfl_down<WarpSize>(key, d));
-            if (lane == 0) block_best = key;
+        acc.template warp_merge<WarpSize>();
+        if (lane == 0) per_warp[warp] = acc;
+        __syncthreads(); /* every warp's result is in per_warp */
+        if (warp == 0) { /* the whole warp, which lets accumulators vote */
+            if (lane < (int)(blockDim.x / WarpSize))
+                acc = per_warp[lane];
+            else
+                acc.clear(); /* the identity */
+            acc.template warp_merge<WarpSize, WarpSize, most_warps>();
         }
-        __syncthreads();
-        return block_best;
+        __syncthreads(); /* per_warp is free for a next call */
     }
 };
 

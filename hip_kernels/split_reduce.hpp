@@ -1,0 +1,98 @@
+/*
+ * The split kernel: several blocks per row (or segment), for few long rows. A grid-wide reduction
+ * is this kernel over one row.
+ *
+ * Block b reduces chunk b % blocks_per_row of row b / blocks_per_row with the tile scan, and the
+ * variant's block algorithm merges its threads. With one block per row that is the answer; with
+ * more, each block leaves its accumulator in the context's workspace, and the row's last block to
+ * finish (a per-row counter it resets for the next launch) merges the row's partials with its
+ * first warp and writes the answer. No step depends on which block runs when, so results are
+ * identical from run to run.
+ */
+#ifndef YAMR_SPLIT_REDUCE_HPP
+#define YAMR_SPLIT_REDUCE_HPP
+
+#include "acc_best.hpp"
+#include "acc_softmax.hpp"
+#include "batch_layout.hpp"
+#include "block_merge.hpp"
+#include "tile_scan.hpp"
+
+/* *p, read past the L1 cache: another block wrote it during this launch. */
+template <typename T>
+__device__ inline T yamr__load_volatile(const T *p)
+{
+    static_assert(sizeof(T) % sizeof(unsigned) == 0, "whole words");
+    unsigned words[sizeof(T) / sizeof(unsigned)];
+    const volatile unsigned *from = (const volatile unsigned *)p;
+#pragma unroll
+    for (unsigned w = 0; w < sizeof words / sizeof *words; ++w) words[w] = from[w];
+    T t;
+    memcpy(&t, words, sizeof t);
+    return t;
+}
+
+/*
+ * The last-block-done protocol of row r, split in `parts` blocks: thread 0's accumulator (the
+ * block's merge) becomes the partial of chunk `part`; the row's last block to arrive gets true
+ * and, in thread 0, the merge of every partial; the others get false. Every thread calls it.
+ * The first warp alone merges the partials, with shuffles and no barrier: the partials are few
+ * (at most YAMR__GRID_MAX_BLOCKS_PER_UNIT per multiprocessor, or a row's blocks).
+ */
+template <int WarpSize, typename Acc>
+__device__ inline bool yamr__last_block_merge(Acc &acc, const yamr__split_workspace &ws,
+                                              long long r, int parts, int part)
+{
+    typedef typename Acc::partial partial;
+    static_assert(sizeof(partial) <= YAMR__SPLIT_PARTIAL_BYTES, "the workspace's partials");
+    partial *partials = (partial *)ws.partials + r * parts;
+    __shared__ bool last_block;
+    if (threadIdx.x == 0) {
+        partials[part] = acc.to_partial();
+        /* releases the partial; in the last block, acquires every other block's */
+        last_block = yamr__count_arrival(&ws.rows_done[r]) == (unsigned)parts - 1;
+    }
+    __syncthreads(); /* orders thread 0's acquire before every thread's reads of the partials */
+    if (!last_block) return false;
+    if (threadIdx.x < WarpSize) {
+        acc.clear();
+        /* partial b goes to lane b % WarpSize, in chunk order per lane */
+        for (int b = threadIdx.x; b < parts; b += WarpSize)
+            acc.take_partial(yamr__load_volatile(partials + b));
+        acc.template warp_merge<WarpSize>();
+    }
+    if (threadIdx.x == 0) ws.rows_done[r] = 0; /* ready for the next launch on this stream */
+    return true;
+}
+
+/*
+ * Grid: rows * args.blocks_per_row blocks (rows <= YAMR__ROWS_SPLIT_MAX_ROWS, and the grid at
+ * most the workspace's partials when blocks_per_row > 1). Chunks: yamr__split_chunk(); a chunk
+ * may be empty (a short segment): its partial is the identity. Unroll: 16-byte loads in flight
+ * per thread.
+ */
+template <typename Acc, yamr_variant Variant, int WarpSize, int Unroll, typename Layout>
+__global__ void __launch_bounds__(YAMR__BLOCK_THREADS)
+yamr_split_kernel(const typename Acc::storage *__restrict__ in, Layout layout,
+                  yamr__batch_args args, typename Acc::output out)
+{
+    if (!yamr__warp_width_matches<WarpSize>()) return;
+    const int parts = args.blocks_per_row;
+    const long long r = blockIdx.x / parts;
+    const int part = blockIdx.x % parts;
+    long long begin, n;
+    layout.extent(r, begin, n);
+    const long long chunk = args.chunk ? args.chunk : yamr__split_chunk(n, parts);
+    long long lo = (long long)part * chunk, hi = lo + chunk;
+    if (lo > n) lo = n;
+    if (hi > n) hi = n;
+    Acc acc = Acc::identity(args);
+    yamr__rows_scan<typename Acc::storage, Unroll>(in + begin + lo, hi - lo, lo, threadIdx.x,
+                                                   YAMR__BLOCK_THREADS, args.vectorize, acc);
+    yamr__block_merge<Variant, WarpSize, YAMR__BLOCK_THREADS>(acc);
+    if (parts > 1 && !yamr__last_block_merge<WarpSize>(acc, args.ws, r, parts, part))
+        return;
+    if (threadIdx.x == 0) acc.write(r, out);
+}
+
+#endif /* YAMR_SPLIT_REDUCE_HPP */
