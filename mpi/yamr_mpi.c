@@ -22,9 +22,9 @@
  * (MPI 4.0, 6.9.5: `in` holds lower ranks than `inout`, any bracketing): an ARG cell then stands
  * for a contiguous span of ranks, and the merge of a left span and a right span is the left's
  * winner on ties or when better (the smallest global index), else the right's winner with its
- * index shifted by the left span's size. The exchange is 2 or 3 cells at any number of ranks, no
- * buffer depends on the communicator's size, and no call allocates: 2-rank cost in
- * docs/performance.md ("MPI").
+ * index shifted by the left span's size. No buffer depends on the communicator's size: reduce
+ * and minmax send 2 or 3 cells from the stack at any number of ranks (2-rank cost in
+ * docs/performance.md, "MPI").
  *
  * Every local failure (an argument the layer or the local yamr call refuses, a failed
  * allocation, a device error) becomes this rank's status in the AGREE cell of the one exchange,
