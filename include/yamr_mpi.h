@@ -20,17 +20,21 @@
  * ld < cols_local, a size that overflows int64_t), or ranks that disagree on op, dtype, rows or
  * NaN policy, give the same status on every rank (the largest status code any rank saw,
  * YAMR_ERROR_INVALID_VALUE for a disagreement), write nothing on any rank, and leave no rank
- * waiting. A failed MPI call gives YAMR_ERROR_COMMUNICATION (MPI calls fail with a status only
- * under the MPI_ERRORS_RETURN error handler; MPI's default aborts the job). A failure of the local
- * yamr call on one rank (out of memory, a device error) is reported on every rank; the outputs
- * of the rows functions, which hold each rank's local answers on the way, are then undefined.
+ * waiting. So does a failure of the local yamr call or of a host allocation on one rank (out of
+ * memory, a device error): the failing rank joins the exchange with its status. A failed MPI
+ * call gives YAMR_ERROR_COMMUNICATION (MPI calls fail with a status only under the
+ * MPI_ERRORS_RETURN error handler; MPI's default aborts the job). The rows functions compute the
+ * local answers into their outputs before the exchange and put the old contents back on
+ * failure; a device error while writing the final answers, after the exchange, is reported on
+ * the rank where it happened only.
  *
- * Cost: yamr_mpi_reduce() and yamr_mpi_minmax() make one MPI_Allreduce of 32-byte cells: the
- * status and agreement check, the local sizes of all ranks (3 per cell, so that each rank finds
- * the global index of the winner without an MPI_Exscan), and the candidates. The rows functions
- * make two, since MPI needs every rank to post the same count and that count is `rows`: the
- * agreement with the local sizes, then the local call's status with one cell per row. They
- * allocate no memory of the context: the outputs hold the local answers on the way.
+ * Cost: each call makes one MPI_Allreduce of 40-byte cells (the status and agreement check with
+ * the candidates, a user-defined operation applied in rank order, so that no table of local
+ * sizes travels) and allocates nothing. The rows functions send up to 64 rows in it, at a fixed
+ * count of 65 cells whatever `rows` is (MPI needs every rank to post the same count, and ranks
+ * that disagree on rows must not hang); a call with more rows sends the rest in a second
+ * MPI_Allreduce once the first has shown that the ranks agree, and allocates host memory for
+ * them. They allocate no memory of the context.
  */
 #ifndef YAMR_MPI_H
 #define YAMR_MPI_H

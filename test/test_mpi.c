@@ -8,7 +8,10 @@
  * function, and compares with what its own context gives on the whole array or the whole rows:
  * value bits, global index, status. Error cases: one rank (the first, then the last) passes a
  * bad argument or disagrees with the others; every rank must get the same status and find its
- * poisoned outputs untouched. A check that fails prints one line and the run goes on, so that no
+ * poisoned outputs untouched. The layer leaves `in` and ld to the local yamr call, so null_in
+ * and ld_small fail inside the local call on one rank: the path every local failure takes (a
+ * host allocation, a device error), which the counters of collectives check joins the one
+ * exchange on every rank. A check that fails prints one line and the run goes on, so that no
  * rank leaves the others waiting in a collective; the ranks sum their failures at the end.
  */
 #include <math.h>
@@ -24,6 +27,7 @@
 #define SEED 20261123u
 #define POISON 0xa5
 #define MAX_RANKS 64
+#define ROWS_IN_ONE_EXCHANGE 64 /* yamr_mpi.h, "Cost" */
 
 typedef struct {
     MPI_Comm comm;
@@ -31,6 +35,7 @@ typedef struct {
     yamr_context *ctx;
     long checks, failures;
     const char *what; /* the case, for failure lines */
+    long allreduce_mark, other_mark; /* the counters below at count_begin() */
 } harness;
 
 static void failf(harness *h, const char *fmt, ...)
@@ -52,6 +57,64 @@ static void failf(harness *h, const char *fmt, ...)
         ++(h)->checks;                                                                         \
         if (!(cond)) failf((h), __VA_ARGS__);                                                  \
     } while (0)
+
+/* ---- Counting the layer's collectives ----
+ * MPI's profiling interface: the program's own MPI_Allreduce (and the other collectives a layer
+ * could use) replace the library's, which stays reachable as PMPI_*. Each call of the layer must
+ * make exactly one MPI_Allreduce (two for more rows than
+ * ROWS_IN_ONE_EXCHANGE) and no other
+ * collective, on every rank, whatever failed where. */
+
+static long allreduce_calls, other_collective_calls;
+
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm)
+{
+    ++allreduce_calls;
+    return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+}
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    ++other_collective_calls;
+    return PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, request);
+}
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               MPI_Comm comm)
+{
+    ++other_collective_calls;
+    return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
+}
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    ++other_collective_calls;
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+int MPI_Bcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+    ++other_collective_calls;
+    return PMPI_Bcast(buffer, count, type, root, comm);
+}
+int MPI_Barrier(MPI_Comm comm)
+{
+    ++other_collective_calls;
+    return PMPI_Barrier(comm);
+}
+
+static void count_begin(harness *h)
+{
+    h->allreduce_mark = allreduce_calls;
+    h->other_mark = other_collective_calls;
+}
+
+static void count_check(harness *h, long want, const char *which)
+{
+    const long made = allreduce_calls - h->allreduce_mark;
+    const long others = other_collective_calls - h->other_mark;
+    CHECK(h, made == want && others == 0, "%s: %ld MPI_Allreduce and %ld other collectives, want %ld and 0",
+          which, made, others, want);
+}
 
 /* ---- Deterministic data ---- */
 
@@ -283,9 +346,11 @@ static void test_reduce(harness *h)
                         int64_t want_index = -7, got_index = -7;
                         const yamr_status ws = yamr_reduce(h->ctx, (yamr_op)op, (yamr_dtype)dtype,
                                                            a.whole, a.total, &want, &want_index);
+                        count_begin(h);
                         const yamr_status gs =
                             yamr_mpi_reduce(h->ctx, h->comm, (yamr_op)op, (yamr_dtype)dtype,
                                             a.local, a.n_local, &got, &got_index);
+                        count_check(h, 1, "reduce");
                         check_answer(h, dtype, gs, got, got_index, ws, want, want_index, "reduce");
                     }
                     snprintf(what, sizeof what, "minmax %s %s %s %s, %zu of %zu",
@@ -298,9 +363,11 @@ static void test_reduce(harness *h)
                     const yamr_status ws = yamr_minmax(h->ctx, (yamr_dtype)dtype, a.whole, a.total,
                                                        &want[0], &want_index[0], &want[1],
                                                        &want_index[1]);
+                    count_begin(h);
                     const yamr_status gs =
                         yamr_mpi_minmax(h->ctx, h->comm, (yamr_dtype)dtype, a.local, a.n_local,
                                         &got[0], &got_index[0], &got[1], &got_index[1]);
+                    count_check(h, 1, "minmax");
                     check_answer(h, dtype, gs, got[0], got_index[0], ws, want[0], want_index[0],
                                  "min");
                     check_answer(h, dtype, gs, got[1], got_index[1], ws, want[1], want_index[1],
@@ -426,11 +493,26 @@ static void free_outputs(harness *h, outputs *o)
     free(o->host_second);
 }
 
-static void test_rows(harness *h)
+/* Softmax sums are right to rounding only, but every rank must get the same bits: an FNV-1a
+ * hash of both outputs, its largest and smallest over the ranks equal. */
+static int same_on_every_rank(harness *h, const unsigned char *a, const unsigned char *b,
+                              size_t bytes)
+{
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < 2 * bytes; ++i)
+        hash = (hash ^ (i < bytes ? a[i] : b[i - bytes])) * 0x100000001b3ull;
+    uint64_t range[2] = {hash, ~hash}, all[2];
+    MPI_Allreduce(range, all, 2, MPI_UINT64_T, MPI_MAX, h->comm);
+    return all[0] == ~all[1];
+}
+
+/* Exchanges a successful rows call makes (yamr_mpi.h). */
+static long rows_exchanges(size_t rows) { return rows <= ROWS_IN_ONE_EXCHANGE ? 1 : 2; }
+
+static void test_rows(harness *h, size_t rows)
 {
     char what[160];
     h->what = what;
-    const size_t rows = 2 * DATA_KINDS + 1;
     outputs want, got;
     make_outputs(h, rows, &want);
     make_outputs(h, rows, &got);
@@ -452,10 +534,12 @@ static void test_rows(harness *h)
                     const yamr_status ws =
                         yamr_reduce_rows(h->ctx, (yamr_op)op, (yamr_dtype)dtype, m.whole, rows,
                                          m.cols, m.cols, want.values, (int64_t *)want.second);
+                    count_begin(h);
                     const yamr_status gs = yamr_mpi_reduce_rows(
                         h->ctx, h->comm, (yamr_op)op, (yamr_dtype)dtype,
                         m.cols_local ? m.local : NULL, rows, m.cols_local, m.ld, got.values,
                         (int64_t *)got.second);
+                    count_check(h, rows_exchanges(rows), "rows");
                     CHECK(h, gs == ws && ws == YAMR_SUCCESS, "status %s, want %s",
                           yamr_status_string(gs), yamr_status_string(ws));
                     fetch_outputs(h, &want);
@@ -498,13 +582,17 @@ static void test_rows(harness *h)
                     const yamr_status ws = yamr_softmax_stats_rows(
                         h->ctx, (yamr_dtype)dtype, m.whole, rows, m.cols, m.cols, want.values,
                         want.second);
+                    count_begin(h);
                     const yamr_status gs = yamr_mpi_softmax_stats_rows(
                         h->ctx, h->comm, (yamr_dtype)dtype, m.cols_local ? m.local : NULL, rows,
                         m.cols_local, m.ld, got.values, got.second);
+                    count_check(h, rows_exchanges(rows), "softmax");
                     CHECK(h, gs == ws && ws == YAMR_SUCCESS, "status %s, want %s",
                           yamr_status_string(gs), yamr_status_string(ws));
                     fetch_outputs(h, &want);
                     fetch_outputs(h, &got);
+                    CHECK(h, same_on_every_rank(h, got.host_values, got.host_second, rows * elem),
+                          "the ranks got different bits");
                     const double tolerance = dtype == YAMR_DTYPE_F32 ? 1e-5 : 1e-12;
                     for (size_t r = 0; r < rows; ++r) {
                         double wm, ws_, gm, gs_;
@@ -562,20 +650,24 @@ static const char *const bad_names[BAD_COUNT] = {
     "op_range",      "dtype_range",  "ld_small",       "disagree_op",  "disagree_dtype",
     "disagree_nan",  "disagree_rows", "all_empty",     "all_unsupported"};
 
-static void test_errors(harness *h)
+/* rows: of the rows functions; rows_only: leave out reduce and minmax. */
+static void test_errors(harness *h, size_t rows, int rows_only)
 {
     char what[160];
     h->what = what;
-    const size_t n = 16, rows = 3;
-    float host[2 * 48]; /* rows x n f32, ld n; room for f64 (a rank that disagrees) */
-    for (size_t i = 0; i < 2 * 48; ++i) host[i] = (float)((i * 7) % 11) - 5.0f;
-    void *in = upload(h, host, sizeof host);
+    const size_t n = 16;
+    /* rows x n f32, ld n; room for f64 (a rank that disagrees) */
+    const size_t host_count = 2 * rows * n;
+    float *host = (float *)malloc(host_count * sizeof *host);
+    for (size_t i = 0; i < host_count; ++i) host[i] = (float)((i * 7) % 11) - 5.0f;
+    void *in = upload(h, host, host_count * sizeof *host);
+    free(host);
     outputs o;
     make_outputs(h, rows, &o);
     const int bad_ranks[2] = {0, h->ranks - 1};
     for (int b = 0; b < BAD_COUNT; ++b)
         for (int which = 0; which < (h->ranks > 1 ? 2 : 1); ++which)
-            for (int fn = 0; fn < 4; ++fn) { /* reduce, minmax, rows, softmax */
+            for (int fn = rows_only ? 2 : 0; fn < 4; ++fn) { /* reduce, minmax, rows, softmax */
                 const bad_kind bad = (bad_kind)b;
                 const int me = h->rank == bad_ranks[which];
                 if (h->ranks == 1 && bad >= DISAGREE_OP && bad <= DISAGREE_ROWS) continue;
@@ -585,8 +677,8 @@ static void test_errors(harness *h)
                     (fn == 1 && bad == BAD_INDEX)) /* minmax takes NULL indices */
                     continue;
                 static const char *const fn_names[4] = {"reduce", "minmax", "rows", "softmax"};
-                snprintf(what, sizeof what, "error %s %s on rank %d", fn_names[fn],
-                         bad_names[bad], bad_ranks[which]);
+                snprintf(what, sizeof what, "error %s %s on rank %d, %zu rows", fn_names[fn],
+                         bad_names[bad], bad_ranks[which], rows);
                 yamr_context *ctx = me && bad == BAD_CTX ? NULL : h->ctx;
                 const void *src = me && bad == BAD_IN ? NULL : in;
                 yamr_op op = me && bad == BAD_OP ? (yamr_op)YAMR_OP_COUNT
@@ -605,6 +697,7 @@ static void test_errors(harness *h)
                                          : bad == ALL_UNSUPPORTED ? YAMR_ERROR_UNSUPPORTED
                                                                   : YAMR_ERROR_INVALID_VALUE;
                 yamr_status s;
+                count_begin(h);
                 if (fn <= 1) {
                     uint64_t v[2];
                     int64_t idx[2];
@@ -618,6 +711,7 @@ static void test_errors(harness *h)
                         s = yamr_mpi_minmax(ctx, h->comm, dtype, src, count,
                                             me && bad == BAD_VALUE ? NULL : &v[0], &idx[0],
                                             &v[1], &idx[1]);
+                    count_check(h, 1, "every rank in the one exchange");
                     unsigned char p[sizeof v];
                     memset(p, POISON, sizeof p);
                     CHECK(h, s == want, "status %s, want %s", yamr_status_string(s),
@@ -638,6 +732,9 @@ static void test_errors(harness *h)
                                                         nrows, count, ld,
                                                         me && bad == BAD_VALUE ? NULL : o.values,
                                                         me && bad == BAD_INDEX ? NULL : o.second);
+                    /* a failure is known after the first exchange, on every rank */
+                    count_check(h, want == YAMR_SUCCESS ? rows_exchanges(rows) : 1,
+                                "every rank in the one exchange");
                     CHECK(h, s == want, "status %s, want %s", yamr_status_string(s),
                           yamr_status_string(want));
                     if (want != YAMR_SUCCESS)
@@ -649,9 +746,11 @@ static void test_errors(harness *h)
     h->what = "error MPI_COMM_NULL";
     uint64_t v = 0;
     int64_t idx = 0;
+    count_begin(h);
     CHECK(h, yamr_mpi_reduce(h->ctx, MPI_COMM_NULL, YAMR_OP_MAX, YAMR_DTYPE_F32, in, n, &v, &idx) ==
                  YAMR_ERROR_INVALID_VALUE,
           "a null communicator");
+    count_check(h, 0, "a null communicator");
     yamr_device_free(h->ctx, in);
     free_outputs(h, &o);
 }
@@ -707,8 +806,11 @@ int main(int argc, char **argv)
         printf("test_mpi %s: %d ranks, seed %u\n", gpu ? "gpu" : "cpu", h.ranks, SEED);
 
     test_reduce(&h);
-    test_rows(&h);
-    test_errors(&h);
+    /* rows: fewer than travel in the one exchange, and more (the rest in a second) */
+    test_rows(&h, 2 * DATA_KINDS + 1);
+    test_rows(&h, 150);
+    test_errors(&h, 3, 0);
+    test_errors(&h, 150, 1);
 
     long counts[2] = {h.checks, h.failures}, sums[2] = {0, 0};
     MPI_Allreduce(counts, sums, 2, MPI_LONG, MPI_SUM, h.comm);
