@@ -2,11 +2,10 @@
  * What the MPI layer's exchange costs by itself, against MPI_MAXLOC: MPI_Allreduce of 40-byte
  * cells (mpi/yamr_mpi.c's layout) with a user-defined operation, the datatype and operation
  * made once, made per call, or looked up per call as a communicator attribute; the operation
- * declared commutative or not; 2, 3 and 65 cells. Standalone (not built by CMake), for
- * docs/performance.md ("MPI"):
+ * declared commutative or not; 2, 3 and 65 cells. Built beside yamr-bench where the MPI layer
+ * is (it links MPI only), for docs/performance.md ("MPI"):
  *
- *     mpicc -O2 bench/mpi_exchange_cost.c -o /tmp/mpi_exchange_cost
- *     mpiexec -n 2 /tmp/mpi_exchange_cost 5000
+ *     mpiexec -n 2 build/bench/yamr-mpi-exchange-cost 5000
  *
  * Each rep: MPI_Barrier, then one call timed by MPI_Wtime; the rep's time is the slowest rank's;
  * the cases alternate within a rep. Prints the median and minimum in microseconds.

@@ -20,8 +20,8 @@ struct yamr__gpu {
     /* the split kernel's partials and row counters, owned for the context's lifetime: no
      * allocation per call */
     yamr__split_workspace split_workspace;
-    /* Blocks of each grid kernel instance that fit on one multiprocessor of this device; 0
-     * until the first launch of that instance asks the runtime. */
+    /* Blocks of each grid-wide split kernel instance that fit on one multiprocessor of this
+     * device; 0 until the first launch of that instance asks the runtime. */
     int grid_blocks_per_unit[YAMR_DTYPE_COUNT][YAMR_VARIANT_COUNT][2];
 };
 

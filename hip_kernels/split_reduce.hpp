@@ -78,8 +78,10 @@ yamr_split_kernel(const typename Acc::storage *__restrict__ in, Layout layout,
 {
     if (!yamr__warp_width_matches<WarpSize>()) return;
     const int parts = args.blocks_per_row;
-    const long long r = blockIdx.x / parts;
-    const int part = blockIdx.x % parts;
+    /* one row (every grid-wide call) needs no division */
+    const bool one_row = gridDim.x == (unsigned)parts;
+    const long long r = one_row ? 0 : blockIdx.x / parts;
+    const int part = one_row ? (int)blockIdx.x : (int)(blockIdx.x % parts);
     long long begin, n;
     layout.extent(r, begin, n);
     const long long chunk = args.chunk ? args.chunk : yamr__split_chunk(n, parts);

@@ -301,7 +301,7 @@ typedef struct {
     char why[240];         /**< one line: why this kernel and grid */
 } yamr_plan;
 
-/** "cpu", "grid", "seed", "lanes_per_row", ...; "invalid" for a value out of range. */
+/** "cpu", "seed", "lanes_per_row", ...; "invalid" for a value out of range. */
 YAMR_API const char *yamr_kernel_name(yamr_kernel kernel);
 /**
  * The plan a call of kind `call` with `op` and `dtype` on `rows` x `cols` elements would get on

@@ -26,7 +26,7 @@ enum {
  * The variant table: X(id, name, warp widths, flags, correctness) per single-block algorithm, in
  * AUTO's order of preference (the in-block cycles measured on an H100, docs/variants.md, fastest
  * first); RACY rows come last and are never picked. variants.c makes the registry of it and the
- * launchers (hip_kernels/block_reduce.hpp, yamr__with_block_variant) their one switch from a
+ * launchers (hip_kernels/block_merge.hpp, yamr__with_block_variant) their one switch from a
  * run-time variant to a block algorithm. A new variant is a row here, its block algorithm (one
  * file under hip_kernels/block/) and its enum value in yamr.h.
  */
@@ -121,8 +121,8 @@ yamr_status yamr__gpu_copy(yamr__gpu *gpu, void *dst, const void *src, size_t by
 yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call, yamr__result *res,
                              char *err, size_t errlen);
 yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream);
-/* Blocks of the grid kernel for (dtype, variant, slots) that fit on one multiprocessor; asked of
- * the runtime once per context and kernel. */
+/* Blocks of a grid-wide call's split kernel for (dtype, variant, slots) that fit on one
+ * multiprocessor; asked of the runtime once per context and kernel. */
 yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
                                            int slots, int *blocks, char *err, size_t errlen);
 
