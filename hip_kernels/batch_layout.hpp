@@ -21,19 +21,8 @@ struct yamr__batch_args {
     int is_min, nan_ignore;
     int vectorize; /* `in` is aligned to its element: 16-byte loads between boundaries */
     int blocks_per_row; /* split kernel */
-    /* split kernel: elements of a row per block (yamr__split_chunk), the same for every row of a
-     * matrix, so that the host computes it; 0 for segments, whose lengths differ */
-    long long chunk;
     yamr__split_workspace ws;
 };
-
-/* Elements of a row of n each of `parts` split blocks takes: a multiple of 64, so that every
- * chunk but the first starts 16-byte aligned when the row does. A 64-bit division, which costs a
- * GPU hundreds of cycles before the first load: the host does it when it can. */
-__host__ __device__ inline long long yamr__split_chunk(long long n, int parts)
-{
-    return ((n + parts - 1) / parts + 63) / 64 * 64;
-}
 
 /* ---- Layouts: where row r starts and how long it is. ---- */
 

@@ -101,7 +101,6 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
         args.vectorize = plan->vector_loads;
         const long long n = (long long)call->n;
         args.blocks_per_row = plan->blocks_per_row;
-        args.chunk = yamr__split_chunk(n, plan->blocks_per_row);
         args.ws = gpu->split_workspace;
         const yamr__matrix_layout one_row = {n, n};
         if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots, [&](auto kernel, auto acc) {

@@ -74,9 +74,6 @@ static yamr__batch_args args_of(const yamr__gpu *gpu, const yamr__gpu_batch *c)
     a.nan_ignore = c->nan_ignore;
     a.vectorize = c->plan->vector_loads;
     a.blocks_per_row = c->plan->blocks_per_row;
-    a.chunk = c->kind == YAMR__BATCH_SEGMENTS
-                  ? 0
-                  : yamr__split_chunk((long long)c->cols, c->plan->blocks_per_row);
     a.ws = gpu->split_workspace;
     return a;
 }

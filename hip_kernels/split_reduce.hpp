@@ -2,8 +2,9 @@
  * The split kernel: several blocks per row (or segment), for few long rows. A grid-wide reduction
  * is this kernel over one row.
  *
- * Block b reduces chunk b % blocks_per_row of row b / blocks_per_row with the tile scan, and the
- * variant's block algorithm merges its threads. With one block per row that is the answer; with
+ * The blocks_per_row blocks of a row scan it as one team (tile_scan.hpp: lane l of the team
+ * takes vectors l, l + lanes, ..., so that at each step the team reads adjacent vectors, the whole
+ * row in order), and the variant's block algorithm merges each block's threads. With one block per row that is the answer; with
  * more, each block leaves its accumulator in the context's workspace, and the row's last block to
  * finish (a per-row counter it resets for the next launch) merges the row's partials with its
  * first warp and writes the answer. No step depends on which block runs when, so results are
@@ -36,8 +37,9 @@ __device__ inline T yamr__load_volatile(const T *p)
  * The last-block-done protocol of row r, split in `parts` blocks: thread 0's accumulator (the
  * block's merge) becomes the partial of chunk `part`; the row's last block to arrive gets true
  * and, in thread 0, the merge of every partial; the others get false. Every thread calls it.
- * The first warp alone merges the partials, with shuffles and no barrier: the partials are few
- * (at most YAMR__GRID_MAX_BLOCKS_PER_UNIT per multiprocessor, or a row's blocks).
+ * Up to a warp's width of partials, the first warp alone merges them, with shuffles and no
+ * barrier; more, every thread loads its share at once and the block merges them (a warp loading
+ * them in turn waits once per partial per lane).
  */
 template <int WarpSize, typename Acc>
 __device__ inline bool yamr__last_block_merge(Acc &acc, const yamr__split_workspace &ws,
@@ -54,12 +56,15 @@ __device__ inline bool yamr__last_block_merge(Acc &acc, const yamr__split_worksp
     }
     __syncthreads(); /* orders thread 0's acquire before every thread's reads of the partials */
     if (!last_block) return false;
-    if (threadIdx.x < WarpSize) {
-        acc.clear();
-        /* partial b goes to lane b % WarpSize, in chunk order per lane */
-        for (int b = threadIdx.x; b < parts; b += WarpSize)
+    acc.clear();
+    if (parts <= WarpSize) {
+        if (threadIdx.x < (unsigned)parts)
+            acc.take_partial(yamr__load_volatile(partials + threadIdx.x));
+        if (threadIdx.x < WarpSize) acc.template warp_merge<WarpSize>();
+    } else {
+        for (int b = threadIdx.x; b < parts; b += blockDim.x)
             acc.take_partial(yamr__load_volatile(partials + b));
-        acc.template warp_merge<WarpSize>();
+        yamr__block_merge<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, YAMR__BLOCK_THREADS>(acc);
     }
     if (threadIdx.x == 0) ws.rows_done[r] = 0; /* ready for the next launch on this stream */
     return true;
@@ -67,9 +72,8 @@ __device__ inline bool yamr__last_block_merge(Acc &acc, const yamr__split_worksp
 
 /*
  * Grid: rows * args.blocks_per_row blocks (rows <= YAMR__ROWS_SPLIT_MAX_ROWS, and the grid at
- * most the workspace's partials when blocks_per_row > 1). Chunks: yamr__split_chunk(); a chunk
- * may be empty (a short segment): its partial is the identity. Unroll: 16-byte loads in flight
- * per thread.
+ * most the workspace's partials when blocks_per_row > 1). A block may see no element (a short
+ * segment): its partial is the identity. Unroll: 16-byte loads in flight per thread.
  */
 template <typename Acc, yamr_variant Variant, int WarpSize, int Unroll, typename Layout>
 __global__ void __launch_bounds__(YAMR__BLOCK_THREADS)
@@ -84,13 +88,13 @@ yamr_split_kernel(const typename Acc::storage *__restrict__ in, Layout layout,
     const int part = one_row ? (int)blockIdx.x : (int)(blockIdx.x % parts);
     long long begin, n;
     layout.extent(r, begin, n);
-    const long long chunk = args.chunk ? args.chunk : yamr__split_chunk(n, parts);
-    long long lo = (long long)part * chunk, hi = lo + chunk;
-    if (lo > n) lo = n;
-    if (hi > n) hi = n;
+    /* the row's blocks scan it as one team of lanes: block `part` holds lanes part * blockDim.x
+     * on, so that at each step the row's blocks read adjacent vectors */
     Acc acc = Acc::identity(args);
-    yamr__rows_scan<typename Acc::storage, Unroll>(in + begin + lo, hi - lo, lo, threadIdx.x,
-                                                   YAMR__BLOCK_THREADS, args.vectorize, acc);
+    yamr__rows_scan<typename Acc::storage, Unroll>(in + begin, n, 0,
+                                                   part * YAMR__BLOCK_THREADS + (int)threadIdx.x,
+                                                   parts * YAMR__BLOCK_THREADS, args.vectorize,
+                                                   acc);
     yamr__block_merge<Variant, WarpSize, YAMR__BLOCK_THREADS>(acc);
     if (parts > 1 && !yamr__last_block_merge<WarpSize>(acc, args.ws, r, parts, part))
         return;

@@ -11,20 +11,23 @@
  * `first` + i. With `vectorize`, the elements from the first 16-byte boundary to the last are
  * read as 16-byte vectors (lane owns vectors lane, lane + lanes, ...), Unroll at a time (the
  * accumulator's chunk()), the few before the boundary and after the last vector one by one:
- * head, vectors, tail come in that index order, so each thread's indices increase.
+ * head, vectors, tail come in that index order, so each thread's indices increase. With
+ * `vectorize`, lanes >= 16 / sizeof(Storage): the head and the tail, each shorter than a
+ * vector, take one element per lane at most (no loop: fewer instructions before the loads).
  */
 template <typename Storage, int Unroll, typename Acc>
 __device__ inline void yamr__rows_scan(const Storage *__restrict__ p, long long n, long long first,
                                       int lane, int lanes, int vectorize, Acc &acc)
 {
     constexpr int per_vec = 16 / sizeof(Storage);
-    long long head = n;
-    if (vectorize) {
-        const int misaligned = (int)(((uintptr_t)p / sizeof(Storage)) % per_vec);
-        head = misaligned ? per_vec - misaligned : 0;
-        if (head > n) head = n;
+    if (!vectorize) {
+        for (long long i = lane; i < n; i += lanes) acc.element(p[i], first + i);
+        return;
     }
-    for (long long i = lane; i < head; i += lanes) acc.element(p[i], first + i);
+    const int misaligned = (int)(((uintptr_t)p / sizeof(Storage)) % per_vec);
+    long long head = misaligned ? per_vec - misaligned : 0;
+    if (head > n) head = n;
+    if (lane < head) acc.element(p[lane], first + lane);
     if (head == n) return;
     const uint4 *vec = (const uint4 *)(p + head);
     const long long vectors = (n - head) / per_vec;
@@ -35,9 +38,10 @@ __device__ inline void yamr__rows_scan(const Storage *__restrict__ p, long long 
         for (int u = 0; u < Unroll; ++u) raw[u] = vec[v + u * lanes];
         acc.chunk(raw, first + head + v * per_vec, (long long)lanes * per_vec);
     }
+#pragma unroll 1 /* fewer than Unroll vectors are left (measured: docs/performance.md) */
     for (; v < vectors; v += lanes) acc.vector(vec[v], first + head + v * per_vec);
-    for (long long i = head + vectors * per_vec + lane; i < n; i += lanes)
-        acc.element(p[i], first + i);
+    const long long tail = head + vectors * per_vec + lane;
+    if (tail < n) acc.element(p[tail], first + tail);
 }
 
 /*
