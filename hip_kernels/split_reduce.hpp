@@ -3,12 +3,12 @@
  * is this kernel over one row.
  *
  * The blocks_per_row blocks of a row scan it as one team (tile_scan.hpp: lane l of the team
- * takes vectors l, l + lanes, ..., so that at each step the team reads adjacent vectors, the whole
- * row in order), and the variant's block algorithm merges each block's threads. With one block per row that is the answer; with
- * more, each block leaves its accumulator in the context's workspace, and the row's last block to
- * finish (a per-row counter it resets for the next launch) merges the row's partials with its
- * first warp and writes the answer. No step depends on which block runs when, so results are
- * identical from run to run.
+ * takes vectors l, l + lanes, ..., so that at each step the team reads adjacent vectors, the
+ * whole row in order), and the variant's block algorithm merges each block's threads. With one
+ * block per row that is the answer; with more, each block leaves its accumulator in the
+ * context's workspace, and the row's last block to finish (a per-row counter it resets for the
+ * next launch) merges the row's partials and writes the answer. No step depends on which block
+ * runs when, so results are identical from run to run.
  */
 #ifndef YAMR_SPLIT_REDUCE_HPP
 #define YAMR_SPLIT_REDUCE_HPP
@@ -35,7 +35,7 @@ __device__ inline T yamr__load_volatile(const T *p)
 
 /*
  * The last-block-done protocol of row r, split in `parts` blocks: thread 0's accumulator (the
- * block's merge) becomes the partial of chunk `part`; the row's last block to arrive gets true
+ * block's merge) becomes partial `part`; the row's last block to arrive gets true
  * and, in thread 0, the merge of every partial; the others get false. Every thread calls it.
  * Up to a warp's width of partials, the first warp alone merges them, with shuffles and no
  * barrier; more, every thread loads its share at once and the block merges them (a warp loading
