@@ -46,6 +46,10 @@ typedef struct {
 /* Rows (segments) up to this many elements take the fused pass of cpu_short.c; longer ones the
  * block scan. At most 65535: a half row's offsets are 16 bits. */
 #define YAMR__CPU_SHORT_ROW 4096
+/* A long array is split in chunks of whole blocks that threads take in turn: about this many
+ * per thread, and at least YAMR__CPU_CHUNK_BLOCKS blocks each. */
+#define YAMR__CPU_CHUNKS_PER_THREAD 16
+#define YAMR__CPU_CHUNK_BLOCKS 16
 /* The most threads one call uses (the per-thread partial results live on the stack). */
 #define YAMR__CPU_MAX_THREADS 256
 

@@ -1,13 +1,17 @@
 /*
  * The fused pass for short rows and segments: a range of rows (segments) in one function compiled
  * per instruction set, each row read once, its answer kept in registers and written out, with no
- * call or dispatch per row. Per row, LANES lanes each keep their best key and the first offset of
- * it (a strictly larger key replaces, so a lane keeps its first); the row's answer is the largest
- * lane key and the least offset among the lanes that hold it, which is the first index of the
- * best key. The keys are yamr_keys.h's split form, so ties, -0.0 and both NaN policies are those
- * of every other path. Rows shorter than LANES (matrices only) are taken LANES rows at a time,
- * lane j walking row j: one vector compare serves LANES rows. Rows (segments) longer than
- * YAMR__CPU_SHORT_ROW take the block scan of cpu_scan.c, one call each.
+ * call or dispatch per row. Per row, two vectors of lanes each keep their best and the first
+ * offset of it (a strictly larger one replaces, so a lane keeps its first); the row's answer is
+ * the largest lane best and the least offset among the lanes that hold it: the first index of
+ * the best. f32 and f64 rows compare floats (MIN compares negated values) and take the keys when
+ * the row holds a NaN; halves and integers compare yamr_keys.h's split keys; so ties, -0.0 and
+ * both NaN policies are those of every other path. The lanes are written with GCC/Clang vector
+ * extensions (compilers do not vectorize a loop that tracks the index of its best) and, on
+ * AVX-512, with intrinsics for what the extensions cannot say (mask registers, vpmax, masked
+ * moves). Matrix rows shorter than the lanes are taken LANES rows at a time, lane j walking row
+ * j, with no per-row reduction. Rows (segments) longer than YAMR__CPU_SHORT_ROW take the block
+ * scan of cpu_scan.c, one call each.
  */
 #include <math.h>
 #include <string.h>
@@ -117,7 +121,7 @@ YAMR__CPU_INLINE vec64 vkey64(yamr_dtype t, const void *p, size_t i, uint64_t fl
                                             size_t n, Key *key, Key *offset)                   \
     {                                                                                          \
         enum { PER = 64 / sizeof(Key) };                                                       \
-        static const Key iota[2 * PER] = {YAMR__CPU_LANE_OFFSETS##W};                                  \
+        static const Key iota[2 * PER] = {YAMR__CPU_LANE_OFFSETS##W};                          \
         vec##W best0 = {0}, best1 = {0}, at0 = {0}, at1 = {0}, index0, index1;                 \
         memcpy(&index0, iota, sizeof index0);                                                  \
         memcpy(&index1, iota + PER, sizeof index1);                                            \
@@ -223,6 +227,21 @@ YAMR__CPU_DEFINE_VECTOR_LANES(32, uint32_t)
 YAMR__CPU_DEFINE_VECTOR_LANES(64, uint64_t)
 YAMR__CPU_DEFINE_FLOAT_LANES(32, float, uint32_t, YAMR_DTYPE_F32)
 YAMR__CPU_DEFINE_FLOAT_LANES(64, double, uint64_t, YAMR_DTYPE_F64)
+#else
+/* Without vectors: always the keys. */
+YAMR__CPU_INLINE int float_row32(yamr_dtype t, uint32_t sign, const void *in, size_t n,
+                                 size_t *index)
+{
+    (void)t, (void)sign, (void)in, (void)n, (void)index;
+    return 0;
+}
+YAMR__CPU_INLINE int float_row64(yamr_dtype t, uint64_t sign, const void *in, size_t n,
+                                 size_t *index)
+{
+    (void)t, (void)sign, (void)in, (void)n, (void)index;
+    return 0;
+}
+#endif
 /* Halves have no C float type: always the keys. */
 YAMR__CPU_INLINE int float_row16(yamr_dtype t, uint16_t sign, const void *in, size_t n,
                                  size_t *index)
@@ -230,10 +249,6 @@ YAMR__CPU_INLINE int float_row16(yamr_dtype t, uint16_t sign, const void *in, si
     (void)t, (void)sign, (void)in, (void)n, (void)index;
     return 0;
 }
-#define YAMR__CPU_FLOAT_ROW(W, t, sign, in, n, index) float_row##W(t, sign, in, n, index)
-#else
-#define YAMR__CPU_FLOAT_ROW(W, t, sign, in, n, index) 0
-#endif
 
 /*
  * For keys of W bits (type Key, which also holds a short row's offsets, so that offsets fill a
@@ -287,6 +302,134 @@ YAMR__CPU_DEFINE_SHORT(16, uint16_t)
 YAMR__CPU_DEFINE_SHORT(32, uint32_t)
 YAMR__CPU_DEFINE_SHORT(64, uint64_t)
 
+#if YAMR__CPU_HAVE_AVX512
+#include <immintrin.h>
+
+#define YAMR__CPU_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+/*
+ * float_row##W with AVX-512 instructions, which the vector extensions do not reach: the compare
+ * goes to a mask register, the best to vmaxps (max(v, best) is best on ties, on signed zeros and
+ * on a NaN v, so it is exactly "v if v > best"), the offset to a masked move of the iteration's
+ * start (the lane's own offset is added at the end), and one unordered compare of the two loads
+ * flags a NaN in either. Same answers as float_row##W.
+ */
+#define YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(W, Float, Key, Dtype, Vec, ps, epi, Mask, PER)       \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int float_row##W##_avx512(                        \
+        yamr_dtype t, Key sign, const void *in, size_t n, size_t *index)                       \
+    {                                                                                          \
+        if (t != Dtype) return 0;                                                              \
+        const Key *x = (const Key *)in;                                                        \
+        const __m512i flip = _mm512_set1_##epi((Key)sign);                                     \
+        Vec best0 = _mm512_set1_##ps(-(Float)INFINITY), best1 = best0;                  \
+        __m512i at0 = _mm512_setzero_si512(), at1 = at0;                                       \
+        Mask nan = 0;                                                                          \
+        size_t i = 0;                                                                          \
+        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
+            const Vec v0 = _mm512_castsi512_##ps(                                       \
+                _mm512_xor_si512(_mm512_loadu_si512((const void *)(x + i)), flip));            \
+            const Vec v1 = _mm512_castsi512_##ps(                                       \
+                _mm512_xor_si512(_mm512_loadu_si512((const void *)(x + i + PER)), flip));      \
+            const Mask better0 = _mm512_cmp_##ps##_mask(v0, best0, _CMP_GT_OQ);                \
+            const Mask better1 = _mm512_cmp_##ps##_mask(v1, best1, _CMP_GT_OQ);                \
+            nan |= _mm512_cmp_##ps##_mask(v0, v1, _CMP_UNORD_Q);                              \
+            best0 = _mm512_max_##ps(v0, best0);                                                \
+            best1 = _mm512_max_##ps(v1, best1);                                                \
+            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
+            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
+            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+        }                                                                                      \
+        if (nan) return 0;                                                                     \
+        Float most = _mm512_reduce_max_##ps(_mm512_max_##ps(best0, best1));                    \
+        /* Lanes that never took an element hold offset 0 + lane: they hold `most` only when   \
+         * it is -inf, every element -inf, and then lane 0's offset 0 is the answer. */         \
+        Key lane[2 * PER];                                                                     \
+        for (int j = 0; j < 2 * PER; ++j) lane[j] = (Key)j;                                    \
+        const __m512i o0 = _mm512_add_##epi(at0, _mm512_loadu_si512((const void *)lane));      \
+        const __m512i o1 = _mm512_add_##epi(at1, _mm512_loadu_si512((const void *)(lane + PER))); \
+        const __m512i none = _mm512_set1_##epi((Key)~(Key)0);                                  \
+        const Vec top = _mm512_set1_##ps(most);                                         \
+        const Mask holds0 = _mm512_cmp_##ps##_mask(best0, top, _CMP_EQ_OQ);                    \
+        const Mask holds1 = _mm512_cmp_##ps##_mask(best1, top, _CMP_EQ_OQ);                    \
+        const __m512i h0 = _mm512_mask_mov_##epi(none, holds0, o0);                            \
+        const __m512i h1 = _mm512_mask_mov_##epi(none, holds1, o1);                            \
+        size_t at = (size_t)YAMR__CPU_REDUCE_MIN_##W(h0, h1);                                  \
+        for (; i < n; ++i) {                                                                   \
+            const Key b = x[i] ^ sign;                                                         \
+            Float v;                                                                           \
+            memcpy(&v, &b, sizeof v);                                                          \
+            if (v != v) return 0;                                                              \
+            if (v > most) {                                                                    \
+                most = v;                                                                      \
+                at = i;                                                                        \
+            }                                                                                  \
+        }                                                                                      \
+        *index = at;                                                                           \
+        return 1;                                                                              \
+    }
+
+#define YAMR__CPU_REDUCE_MIN_32(a, b) _mm512_reduce_min_epu32(_mm512_min_epu32(a, b))
+#define YAMR__CPU_REDUCE_MIN_64(a, b) _mm512_reduce_min_epu64(_mm512_min_epu64(a, b))
+YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(32, float, uint32_t, YAMR_DTYPE_F32, __m512, ps, epi32,
+                                  __mmask16, 16)
+YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d, pd, epi64,
+                                  __mmask8, 8)
+
+/*
+ * row##W with AVX-512 instructions: the keys of vkey##W, an unsigned compare to a mask register,
+ * vpmaxu for the best (the larger key, the old one on ties) and a masked move of the iteration's
+ * start for the offset, as above. Same answers as row##W.
+ */
+#define YAMR__CPU_DEFINE_KEY_ROW_AVX512(W, Key, epu, epi, Mask, PER)                           \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t key_row##W##_avx512(                       \
+        yamr_dtype t, Key flip, Key nan_key, const void *in, size_t n, Key *key)               \
+    {                                                                                          \
+        __m512i best0 = _mm512_setzero_si512(), best1 = best0, at0 = best0, at1 = best0;       \
+        size_t i = 0;                                                                          \
+        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
+            const __m512i k0 = (__m512i)vkey##W(t, in, i, flip, nan_key);                      \
+            const __m512i k1 = (__m512i)vkey##W(t, in, i + PER, flip, nan_key);                \
+            const Mask better0 = _mm512_cmpgt_##epu##_mask(k0, best0);                         \
+            const Mask better1 = _mm512_cmpgt_##epu##_mask(k1, best1);                         \
+            best0 = _mm512_max_##epu(k0, best0);                                               \
+            best1 = _mm512_max_##epu(k1, best1);                                               \
+            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
+            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
+            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+        }                                                                                      \
+        Key lanes[PER];                                                                        \
+        _mm512_storeu_si512((void *)lanes, _mm512_max_##epu(best0, best1));                    \
+        Key most = 0;                                                                          \
+        for (int j = 0; j < PER; ++j) most = lanes[j] > most ? lanes[j] : most;                \
+        /* Lanes that never took an element hold offset 0 + lane: they hold `most` only when   \
+         * it is the bottom, every key the bottom, and then lane 0's offset 0 is the answer. */ \
+        Key lane[2 * PER];                                                                     \
+        for (int j = 0; j < 2 * PER; ++j) lane[j] = (Key)j;                                    \
+        const __m512i o0 = _mm512_add_##epi(at0, _mm512_loadu_si512((const void *)lane));      \
+        const __m512i o1 = _mm512_add_##epi(at1, _mm512_loadu_si512((const void *)(lane + PER))); \
+        const __m512i none = _mm512_set1_##epi((Key)~(Key)0), top = _mm512_set1_##epi(most);   \
+        const __m512i h0 = _mm512_mask_mov_##epi(none, _mm512_cmpeq_##epu##_mask(best0, top), o0); \
+        const __m512i h1 = _mm512_mask_mov_##epi(none, _mm512_cmpeq_##epu##_mask(best1, top), o1); \
+        _mm512_storeu_si512((void *)lanes, _mm512_min_##epu(h0, h1));                          \
+        Key least = (Key)~(Key)0;                                                              \
+        for (int j = 0; j < PER; ++j) least = lanes[j] < least ? lanes[j] : least;             \
+        size_t at = least;                                                                     \
+        for (; i < n; ++i) {                                                                   \
+            const Key k = key##W(t, in, i, flip, nan_key);                                     \
+            if (k > most) {                                                                    \
+                most = k;                                                                      \
+                at = i;                                                                        \
+            }                                                                                  \
+        }                                                                                      \
+        *key = most;                                                                           \
+        return at;                                                                             \
+    }
+
+YAMR__CPU_DEFINE_KEY_ROW_AVX512(16, uint16_t, epu16, epi16, __mmask32, 32)
+YAMR__CPU_DEFINE_KEY_ROW_AVX512(32, uint32_t, epu32, epi32, __mmask16, 16)
+YAMR__CPU_DEFINE_KEY_ROW_AVX512(64, uint64_t, epu64, epi64, __mmask8, 8)
+#endif
+
 /* Row or segment r of the batch: where it starts and how long it is (cpu_batch.c's row_at). */
 YAMR__CPU_INLINE const unsigned char *short_row_at(const yamr__gpu_batch *c, size_t elem,
                                                    size_t r, size_t *n)
@@ -319,10 +462,13 @@ YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
     if (c->second) ((int64_t *)c->second)[r] = at;
 }
 
-/* Rows [begin, end) of the batch, dtype t (a constant inside each instruction set's copy). */
-#define YAMR__CPU_DEFINE_SHORT_ROWS(W, Key)                                            \
-    YAMR__CPU_INLINE void short_rows##W(yamr__cpu_isa isa, yamr_dtype t, const yamr__gpu_batch *c, \
-                                        size_t begin, size_t end)                              \
+/* Rows [begin, end) of the batch, dtype t (a constant inside each instruction set's copy);
+ * FloatRow: the f32/f64 lanes this copy uses (the vector extensions' or AVX-512's), Target: the
+ * instruction set it is compiled for where FloatRow needs one. */
+#define YAMR__CPU_DEFINE_SHORT_ROWS(W, Key, Suffix, Target, FloatRow, KeyRow)                  \
+    Target YAMR__CPU_INLINE void short_rows##W##Suffix(yamr__cpu_isa isa, yamr_dtype t,        \
+                                                       const yamr__gpu_batch *c, size_t begin, \
+                                                       size_t end)                             \
     {                                                                                          \
         const size_t elem = sizeof(Key);                                                       \
         const int is_float = yamr__dtype_is_float(t);                                          \
@@ -348,12 +494,12 @@ YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
                 put(c, elem, r, row, 0, is_float, 0, 0);                                       \
             } else if (n <= YAMR__CPU_SHORT_ROW) {                                             \
                 size_t index;                                                                  \
-                if (YAMR__CPU_FLOAT_ROW(W, t, sign, row, n, &index)) {                         \
+                if (FloatRow(t, sign, row, n, &index)) {                                       \
                     put(c, elem, r, row, n, is_float, 0, index);                               \
                     continue;                                                                  \
                 }                                                                              \
                 Key key;                                                                       \
-                index = row##W(t, flip, nan_key, row, n, &key);                                \
+                index = KeyRow(t, flip, nan_key, row, n, &key);                                \
                 put(c, elem, r, row, n, is_float, key == 0, index);                            \
             } else {                                                                           \
                 yamr__cpu_best best[2];                                                        \
@@ -364,28 +510,42 @@ YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
         }                                                                                      \
     }
 
-YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t)
-YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t)
-YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t)
-
-YAMR__CPU_INLINE void short_rows_any(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin,
-                                     size_t end)
-{
-    switch (c->dtype) {
-    case YAMR_DTYPE_F32: short_rows32(isa, YAMR_DTYPE_F32, c, begin, end); break;
-    case YAMR_DTYPE_I32: short_rows32(isa, YAMR_DTYPE_I32, c, begin, end); break;
-    case YAMR_DTYPE_U32: short_rows32(isa, YAMR_DTYPE_U32, c, begin, end); break;
-    case YAMR_DTYPE_F16: short_rows16(isa, YAMR_DTYPE_F16, c, begin, end); break;
-    case YAMR_DTYPE_BF16: short_rows16(isa, YAMR_DTYPE_BF16, c, begin, end); break;
-    case YAMR_DTYPE_F64: short_rows64(isa, YAMR_DTYPE_F64, c, begin, end); break;
-    case YAMR_DTYPE_I64: short_rows64(isa, YAMR_DTYPE_I64, c, begin, end); break;
+/* Every dtype: a switch to constants, so that each dtype gets its own loops. */
+#define YAMR__CPU_DEFINE_SHORT_ROWS_ANY(Suffix, Target)                                        \
+    Target YAMR__CPU_INLINE void short_rows_any##Suffix(yamr__cpu_isa isa,                     \
+                                                        const yamr__gpu_batch *c,              \
+                                                        size_t begin, size_t end)              \
+    {                                                                                          \
+        switch (c->dtype) {                                                                    \
+        case YAMR_DTYPE_F32: short_rows32##Suffix(isa, YAMR_DTYPE_F32, c, begin, end); break;  \
+        case YAMR_DTYPE_I32: short_rows32##Suffix(isa, YAMR_DTYPE_I32, c, begin, end); break;  \
+        case YAMR_DTYPE_U32: short_rows32##Suffix(isa, YAMR_DTYPE_U32, c, begin, end); break;  \
+        case YAMR_DTYPE_F16: short_rows16##Suffix(isa, YAMR_DTYPE_F16, c, begin, end); break;  \
+        case YAMR_DTYPE_BF16: short_rows16##Suffix(isa, YAMR_DTYPE_BF16, c, begin, end); break; \
+        case YAMR_DTYPE_F64: short_rows64##Suffix(isa, YAMR_DTYPE_F64, c, begin, end); break;  \
+        case YAMR_DTYPE_I64: short_rows64##Suffix(isa, YAMR_DTYPE_I64, c, begin, end); break;  \
+        }                                                                                      \
     }
-}
+
+YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _portable, , float_row16, row16)
+YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _portable, , float_row32, row32)
+YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _portable, , float_row64, row64)
+YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_portable, )
+
+#if YAMR__CPU_HAVE_AVX512
+YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row16,
+                            key_row16_avx512)
+YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row32_avx512,
+                            key_row32_avx512)
+YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row64_avx512,
+                            key_row64_avx512)
+YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_avx512, YAMR__CPU_TARGET_AVX512)
+#endif
 
 static void short_rows_baseline(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin,
                                 size_t end)
 {
-    short_rows_any(isa, c, begin, end);
+    short_rows_any_portable(isa, c, begin, end);
 }
 
 #if YAMR__CPU_HAVE_AVX2
@@ -393,7 +553,7 @@ __attribute__((target("avx2"))) static void short_rows_avx2(yamr__cpu_isa isa,
                                                             const yamr__gpu_batch *c,
                                                             size_t begin, size_t end)
 {
-    short_rows_any(isa, c, begin, end);
+    short_rows_any_portable(isa, c, begin, end);
 }
 #endif
 
@@ -401,7 +561,7 @@ __attribute__((target("avx2"))) static void short_rows_avx2(yamr__cpu_isa isa,
 __attribute__((target("avx512f,avx512bw,avx512vl"))) static void
 short_rows_avx512(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin, size_t end)
 {
-    short_rows_any(isa, c, begin, end);
+    short_rows_any_avx512(isa, c, begin, end);
 }
 #endif
 

@@ -348,13 +348,16 @@ static void check_short_case(yamr_dtype t, size_t rows, size_t cols, size_t ld,
     assert_non_null(ref);
     assert_non_null(values);
     assert_non_null(indices);
+    /* Below two threads' worth of bytes every cap runs one thread: one cap is enough. */
+    const size_t bytes = (offsets ? (size_t)offsets[rows] : rows * ld) * elem;
+    const int cap_count = bytes < 2 * (size_t)YAMR__CPU_MIN_BYTES_PER_THREAD ? 1 : CAP_COUNT;
     for (int p = 0; p <= YAMR_NAN_IGNORE; ++p) {
         assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)p), YAMR_SUCCESS);
         short_reference(t, (yamr_nan_policy)p, rows, offsets, cols, ld, ref);
         for (int isa = 0; isa < YAMR__CPU_ISA_COUNT; ++isa) {
             if (!yamr__cpu_isa_runs_here((yamr__cpu_isa)isa)) continue;
             ctx->cpu.isa = (yamr__cpu_isa)isa;
-            for (int c = 0; c < CAP_COUNT; ++c) {
+            for (int c = 0; c < cap_count; ++c) {
                 assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
                 for (int op = 0; op < YAMR_OP_COUNT; ++op) {
                     memset(values, 0xa5, (rows + 1) * 8);
@@ -378,6 +381,10 @@ static void check_short_case(yamr_dtype t, size_t rows, size_t cols, size_t ld,
                                          (unsigned long long)got.bits, (long long)got.index);
                             continue;
                         }
+                        /* The message only for a failure: it costs more than the check. */
+                        if (got.index == want.index && (want.index < 0 ? bits_are_nan(t, got.bits)
+                                                                       : got.bits == want.value_bits))
+                            continue;
                         char what[200];
                         snprintf(what, sizeof what,
                                  "short %s %s %s %zu (of %zu) cols %zu op %d nan %d isa %s "
