@@ -274,12 +274,14 @@ yamr__result yamr__cpu_result(yamr_dtype t, const void *in, yamr__cpu_best best)
 
 /* ---- Splitting one array over threads ---- */
 
+#ifdef _OPENMP
 /* a replaces b when its key is larger, or equal at a smaller index: the first index of the best
  * key whatever the order partial bests arrive in. */
 static int beats(yamr__cpu_best a, yamr__cpu_best b)
 {
     return a.key > b.key || (a.key == b.key && a.index < b.index);
 }
+#endif
 
 void yamr__cpu_reduce(const yamr__cpu_config *cfg, yamr_dtype t, int slots, int is_min,
                       int nan_ignore, const void *in, size_t n, yamr__result res[2])

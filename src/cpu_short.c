@@ -66,14 +66,14 @@ YAMR__CPU_INLINE uint64_t key64(yamr_dtype t, const void *p, size_t i, uint64_t 
  * not vectorize a loop that tracks an index of the best, so the vectors are written out.
  */
 #define YAMR__CPU_VECTORS 1
-/* Vectors pass only between inlined functions: no call boundary, so no ABI to warn about. */
+/* Vectors pass only between inlined functions, by pointer: no ABI to warn about. */
 #pragma GCC diagnostic ignored "-Wpsabi"
 typedef uint16_t vec16 __attribute__((vector_size(64)));
 typedef uint32_t vec32 __attribute__((vector_size(64)));
 typedef uint64_t vec64 __attribute__((vector_size(64)));
 
-YAMR__CPU_INLINE vec16 vkey16(yamr_dtype t, const void *p, size_t i, uint16_t flip,
-                              uint16_t nan_key)
+YAMR__CPU_INLINE void vkey16(yamr_dtype t, const void *p, size_t i, uint16_t flip,
+                             uint16_t nan_key, vec16 *key)
 {
     vec16 bits;
     memcpy(&bits, (const uint16_t *)p + i, sizeof bits);
@@ -82,34 +82,43 @@ YAMR__CPU_INLINE vec16 vkey16(yamr_dtype t, const void *p, size_t i, uint16_t fl
     const vec16 nan = (vec16)(magnitude > inf);
     const vec16 b = bits & (vec16)(magnitude != 0); /* -0.0 as +0.0 */
     const vec16 ord = b ^ ((vec16)(b - b - (b >> 15)) | 0x8000);
-    return ((ord ^ flip) & ~nan) | (nan_key & nan);
+    *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
 }
 
-YAMR__CPU_INLINE vec32 vkey32(yamr_dtype t, const void *p, size_t i, uint32_t flip,
-                              uint32_t nan_key)
+YAMR__CPU_INLINE void vkey32(yamr_dtype t, const void *p, size_t i, uint32_t flip,
+                             uint32_t nan_key, vec32 *key)
 {
     vec32 bits;
     memcpy(&bits, (const uint32_t *)p + i, sizeof bits);
-    if (t == YAMR_DTYPE_U32) return bits ^ flip;
-    if (t == YAMR_DTYPE_I32) return bits ^ (0x80000000u ^ flip);
+    if (t == YAMR_DTYPE_U32) {
+        *key = bits ^ flip;
+        return;
+    }
+    if (t == YAMR_DTYPE_I32) {
+        *key = bits ^ (0x80000000u ^ flip);
+        return;
+    }
     const vec32 magnitude = bits & 0x7fffffffu;
     const vec32 nan = (vec32)(magnitude > 0x7f800000u);
     const vec32 b = bits & (vec32)(magnitude != 0);
     const vec32 ord = b ^ ((vec32)(b - b - (b >> 31)) | 0x80000000u);
-    return ((ord ^ flip) & ~nan) | (nan_key & nan);
+    *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
 }
 
-YAMR__CPU_INLINE vec64 vkey64(yamr_dtype t, const void *p, size_t i, uint64_t flip,
-                              uint64_t nan_key)
+YAMR__CPU_INLINE void vkey64(yamr_dtype t, const void *p, size_t i, uint64_t flip,
+                             uint64_t nan_key, vec64 *key)
 {
     vec64 bits;
     memcpy(&bits, (const uint64_t *)p + i, sizeof bits);
-    if (t == YAMR_DTYPE_I64) return bits ^ (0x8000000000000000ull ^ flip);
-    const vec64 magnitude = bits & 0x7fffffffffffffffull;
-    const vec64 nan = (vec64)(magnitude > 0x7ff0000000000000ull);
+    if (t == YAMR_DTYPE_I64) {
+        *key = bits ^ ((uint64_t)0x8000000000000000ull ^ flip);
+        return;
+    }
+    const vec64 magnitude = bits & (uint64_t)0x7fffffffffffffffull;
+    const vec64 nan = (vec64)(magnitude > (uint64_t)0x7ff0000000000000ull);
     const vec64 b = bits & (vec64)(magnitude != 0);
-    const vec64 ord = b ^ ((vec64)(b - b - (b >> 63)) | 0x8000000000000000ull);
-    return ((ord ^ flip) & ~nan) | (nan_key & nan);
+    const vec64 ord = b ^ ((vec64)(b - b - (b >> 63)) | (uint64_t)0x8000000000000000ull);
+    *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
 }
 
 /* Two vectors of lanes at a time over [0, n - n % (2 * PER)), PER lanes per vector; the strict
@@ -127,8 +136,9 @@ YAMR__CPU_INLINE vec64 vkey64(yamr_dtype t, const void *p, size_t i, uint64_t fl
         memcpy(&index1, iota + PER, sizeof index1);                                            \
         size_t i = 0;                                                                          \
         for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
-            const vec##W k0 = vkey##W(t, in, i, flip, nan_key);                                \
-            const vec##W k1 = vkey##W(t, in, i + PER, flip, nan_key);                          \
+            vec##W k0, k1;                                                                     \
+            vkey##W(t, in, i, flip, nan_key, &k0);                                             \
+            vkey##W(t, in, i + PER, flip, nan_key, &k1);                                       \
             const vec##W better0 = (vec##W)(k0 > best0), better1 = (vec##W)(k1 > best1);       \
             best0 = (k0 & better0) | (best0 & ~better0);                                       \
             best1 = (k1 & better1) | (best1 & ~better1);                                       \
@@ -387,8 +397,10 @@ YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d,
         __m512i best0 = _mm512_setzero_si512(), best1 = best0, at0 = best0, at1 = best0;       \
         size_t i = 0;                                                                          \
         for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
-            const __m512i k0 = (__m512i)vkey##W(t, in, i, flip, nan_key);                      \
-            const __m512i k1 = (__m512i)vkey##W(t, in, i + PER, flip, nan_key);                \
+            vec##W key0, key1;                                                                 \
+            vkey##W(t, in, i, flip, nan_key, &key0);                                           \
+            vkey##W(t, in, i + PER, flip, nan_key, &key1);                                     \
+            const __m512i k0 = (__m512i)key0, k1 = (__m512i)key1;                              \
             const Mask better0 = _mm512_cmpgt_##epu##_mask(k0, best0);                         \
             const Mask better1 = _mm512_cmpgt_##epu##_mask(k1, best1);                         \
             best0 = _mm512_max_##epu(k0, best0);                                               \
