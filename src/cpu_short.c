@@ -72,11 +72,10 @@ typedef uint16_t vec16 __attribute__((vector_size(64)));
 typedef uint32_t vec32 __attribute__((vector_size(64)));
 typedef uint64_t vec64 __attribute__((vector_size(64)));
 
-YAMR__CPU_INLINE void vkey16(yamr_dtype t, const void *p, size_t i, uint16_t flip,
-                             uint16_t nan_key, vec16 *key)
+YAMR__CPU_INLINE void vkey_bits16(yamr_dtype t, const vec16 *loaded, uint16_t flip,
+                                  uint16_t nan_key, vec16 *key)
 {
-    vec16 bits;
-    memcpy(&bits, (const uint16_t *)p + i, sizeof bits);
+    const vec16 bits = *loaded;
     const uint16_t inf = t == YAMR_DTYPE_BF16 ? YAMR_BF16_INF : YAMR_F16_INF;
     const vec16 magnitude = bits & 0x7fff;
     const vec16 nan = (vec16)(magnitude > inf);
@@ -85,11 +84,10 @@ YAMR__CPU_INLINE void vkey16(yamr_dtype t, const void *p, size_t i, uint16_t fli
     *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
 }
 
-YAMR__CPU_INLINE void vkey32(yamr_dtype t, const void *p, size_t i, uint32_t flip,
-                             uint32_t nan_key, vec32 *key)
+YAMR__CPU_INLINE void vkey_bits32(yamr_dtype t, const vec32 *loaded, uint32_t flip,
+                                  uint32_t nan_key, vec32 *key)
 {
-    vec32 bits;
-    memcpy(&bits, (const uint32_t *)p + i, sizeof bits);
+    const vec32 bits = *loaded;
     if (t == YAMR_DTYPE_U32) {
         *key = bits ^ flip;
         return;
@@ -105,11 +103,10 @@ YAMR__CPU_INLINE void vkey32(yamr_dtype t, const void *p, size_t i, uint32_t fli
     *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
 }
 
-YAMR__CPU_INLINE void vkey64(yamr_dtype t, const void *p, size_t i, uint64_t flip,
-                             uint64_t nan_key, vec64 *key)
+YAMR__CPU_INLINE void vkey_bits64(yamr_dtype t, const vec64 *loaded, uint64_t flip,
+                                  uint64_t nan_key, vec64 *key)
 {
-    vec64 bits;
-    memcpy(&bits, (const uint64_t *)p + i, sizeof bits);
+    const vec64 bits = *loaded;
     if (t == YAMR_DTYPE_I64) {
         *key = bits ^ ((uint64_t)0x8000000000000000ull ^ flip);
         return;
@@ -120,6 +117,19 @@ YAMR__CPU_INLINE void vkey64(yamr_dtype t, const void *p, size_t i, uint64_t fli
     const vec64 ord = b ^ ((vec64)(b - b - (b >> 63)) | (uint64_t)0x8000000000000000ull);
     *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
 }
+
+/* The keys of the 64 bytes at element i of p. */
+#define YAMR__CPU_DEFINE_VKEY(W, Key)                                                          \
+    YAMR__CPU_INLINE void vkey##W(yamr_dtype t, const void *p, size_t i, Key flip, Key nan_key, \
+                                  vec##W *key)                                                 \
+    {                                                                                          \
+        vec##W bits;                                                                           \
+        memcpy(&bits, (const Key *)p + i, sizeof bits);                                        \
+        vkey_bits##W(t, &bits, flip, nan_key, key);                                            \
+    }
+YAMR__CPU_DEFINE_VKEY(16, uint16_t)
+YAMR__CPU_DEFINE_VKEY(32, uint32_t)
+YAMR__CPU_DEFINE_VKEY(64, uint64_t)
 
 /* Two vectors of lanes at a time over [0, n - n % (2 * PER)), PER lanes per vector; the strict
  * compare keeps each lane's first best. Then the largest lane key and the least offset among the
@@ -440,6 +450,95 @@ YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d,
 YAMR__CPU_DEFINE_KEY_ROW_AVX512(16, uint16_t, epu16, epi16, __mmask32, 32)
 YAMR__CPU_DEFINE_KEY_ROW_AVX512(32, uint32_t, epu32, epi32, __mmask16, 16)
 YAMR__CPU_DEFINE_KEY_ROW_AVX512(64, uint64_t, epu64, epi64, __mmask8, 8)
+
+/*
+ * Rows shorter than two vectors (n < 2 * PER), on AVX-512: the row in two masked loads (the
+ * masked-off lanes read nothing and are set to -inf, or to the bottom key), the largest lane,
+ * then the first lane that holds it (the lowest set bit of an equality mask): no loop, no
+ * per-lane offsets. small_float_row##W returns 0 for a row with a NaN (the caller takes
+ * small_key_row##W); small_key_row##W also gives the best key.
+ */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE uint16_t yamr__cpu_max_epu16(__m512i v)
+{
+    const __m256i a = _mm256_max_epu16(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    const __m128i b = _mm_max_epu16(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+    /* phminposuw finds the least of eight: the largest is the complement of the complements'. */
+    const __m128i least = _mm_minpos_epu16(_mm_xor_si128(b, _mm_set1_epi16(-1)));
+    return (uint16_t)~(unsigned)_mm_extract_epi16(least, 0);
+}
+#define YAMR__CPU_MAX_16(v) yamr__cpu_max_epu16(v)
+#define YAMR__CPU_MAX_32(v) _mm512_reduce_max_epu32(v)
+#define YAMR__CPU_MAX_64(v) _mm512_reduce_max_epu64(v)
+
+/* The first set bit of the pair (mask0, mask1) of PER lanes each; one of them is not 0. */
+#define YAMR__CPU_FIRST_LANE(mask0, mask1, PER)                                                \
+    ((mask0) ? (size_t)__builtin_ctz((unsigned)(mask0))                                        \
+             : (size_t)(PER) + (size_t)__builtin_ctz((unsigned)(mask1)))
+
+#define YAMR__CPU_DEFINE_SMALL_KEY_ROW_AVX512(W, Key, epu, epi, Mask, PER)                     \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t small_key_row##W##_avx512(                 \
+        yamr_dtype t, Key flip, Key nan_key, const void *in, size_t n, Key *key)               \
+    {                                                                                          \
+        const Mask all = (Mask)~(Mask)0;                                                       \
+        const Mask m0 = n >= PER ? all : (Mask)(((Mask)1 << n) - 1);                           \
+        const Mask m1 = n > PER ? (Mask)(((Mask)1 << (n - PER)) - 1) : (Mask)0;                \
+        const Key *x = (const Key *)in;                                                        \
+        const __m512i b0 = _mm512_maskz_loadu_##epi(m0, (const void *)x);                      \
+        const __m512i b1 = _mm512_maskz_loadu_##epi(m1, (const void *)(x + PER));              \
+        vec##W bits0 = (vec##W)b0, bits1 = (vec##W)b1, key0, key1;                             \
+        vkey_bits##W(t, &bits0, flip, nan_key, &key0);                                         \
+        vkey_bits##W(t, &bits1, flip, nan_key, &key1);                                         \
+        const __m512i k0 = _mm512_maskz_mov_##epi(m0, (__m512i)key0);                         \
+        const __m512i k1 = _mm512_maskz_mov_##epi(m1, (__m512i)key1);                          \
+        const Key most = (Key)YAMR__CPU_MAX_##W(_mm512_max_##epu(k0, k1));                     \
+        const __m512i top = _mm512_set1_##epi((Key)most);                                      \
+        const Mask e0 = (Mask)(_mm512_cmpeq_##epu##_mask(k0, top) & m0);                       \
+        const Mask e1 = (Mask)(_mm512_cmpeq_##epu##_mask(k1, top) & m1);                       \
+        *key = most;                                                                           \
+        return YAMR__CPU_FIRST_LANE(e0, e1, PER);                                              \
+    }
+
+YAMR__CPU_DEFINE_SMALL_KEY_ROW_AVX512(16, uint16_t, epu16, epi16, __mmask32, 32)
+YAMR__CPU_DEFINE_SMALL_KEY_ROW_AVX512(32, uint32_t, epu32, epi32, __mmask16, 16)
+YAMR__CPU_DEFINE_SMALL_KEY_ROW_AVX512(64, uint64_t, epu64, epi64, __mmask8, 8)
+
+#define YAMR__CPU_DEFINE_SMALL_FLOAT_ROW_AVX512(W, Float, Key, Dtype, Vec, ps, epi, Mask, PER)  \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int small_float_row##W##_avx512(                  \
+        yamr_dtype t, Key sign, const void *in, size_t n, size_t *index)                       \
+    {                                                                                          \
+        if (t != Dtype) return 0;                                                              \
+        const Mask all = (Mask)~(Mask)0;                                                       \
+        const Mask m0 = n >= PER ? all : (Mask)(((Mask)1 << n) - 1);                           \
+        const Mask m1 = n > PER ? (Mask)(((Mask)1 << (n - PER)) - 1) : (Mask)0;                \
+        const Key *x = (const Key *)in;                                                        \
+        const __m512i flip = _mm512_set1_##epi((Key)sign);                                     \
+        const Vec lowest = _mm512_set1_##ps(-(Float)INFINITY);                                 \
+        const __m512i b0 = _mm512_maskz_loadu_##epi(m0, (const void *)x);                      \
+        const __m512i b1 = _mm512_maskz_loadu_##epi(m1, (const void *)(x + PER));              \
+        const Vec v0 =                                                                         \
+            _mm512_mask_mov_##ps(lowest, m0, _mm512_castsi512_##ps(_mm512_xor_si512(b0, flip))); \
+        const Vec v1 =                                                                         \
+            _mm512_mask_mov_##ps(lowest, m1, _mm512_castsi512_##ps(_mm512_xor_si512(b1, flip))); \
+        if (_mm512_cmp_##ps##_mask(v0, v1, _CMP_UNORD_Q)) return 0;                            \
+        const Vec top = _mm512_set1_##ps(_mm512_reduce_max_##ps(_mm512_max_##ps(v0, v1)));     \
+        const Mask e0 = (Mask)(_mm512_cmp_##ps##_mask(v0, top, _CMP_EQ_OQ) & m0);              \
+        const Mask e1 = (Mask)(_mm512_cmp_##ps##_mask(v1, top, _CMP_EQ_OQ) & m1);              \
+        *index = YAMR__CPU_FIRST_LANE(e0, e1, PER);                                            \
+        return 1;                                                                              \
+    }
+
+YAMR__CPU_DEFINE_SMALL_FLOAT_ROW_AVX512(32, float, uint32_t, YAMR_DTYPE_F32, __m512, ps, epi32,
+                                        __mmask16, 16)
+YAMR__CPU_DEFINE_SMALL_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d, pd, epi64,
+                                        __mmask8, 8)
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int small_float_row16_avx512(yamr_dtype t,
+                                                                      uint16_t sign,
+                                                                      const void *in, size_t n,
+                                                                      size_t *index)
+{
+    (void)t, (void)sign, (void)in, (void)n, (void)index;
+    return 0;
+}
 #endif
 
 /* Row or segment r of the batch: where it starts and how long it is (cpu_batch.c's row_at). */
@@ -474,10 +573,12 @@ YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
     if (c->second) ((int64_t *)c->second)[r] = at;
 }
 
-/* Rows [begin, end) of the batch, dtype t (a constant inside each instruction set's copy);
- * FloatRow: the f32/f64 lanes this copy uses (the vector extensions' or AVX-512's), Target: the
- * instruction set it is compiled for where FloatRow needs one. */
-#define YAMR__CPU_DEFINE_SHORT_ROWS(W, Key, Suffix, Target, FloatRow, KeyRow)                  \
+/* Rows [begin, end) of the batch, dtype t (a constant inside each instruction set's copy).
+ * Target: the instruction set of the copy where its functions need one; FloatRow and KeyRow: its
+ * row functions (the vector extensions' or AVX-512's); Small: whether it has SmallFloatRow and
+ * SmallKeyRow for rows shorter than the lanes. */
+#define YAMR__CPU_DEFINE_SHORT_ROWS(W, Key, Suffix, Target, FloatRow, KeyRow, Small,            \
+                                    SmallFloatRow, SmallKeyRow)                               \
     Target YAMR__CPU_INLINE void short_rows##W##Suffix(yamr__cpu_isa isa, yamr_dtype t,        \
                                                        const yamr__gpu_batch *c, size_t begin, \
                                                        size_t end)                             \
@@ -489,7 +590,10 @@ YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
         const Key sign = c->is_min ? (Key)((Key)1 << (8 * sizeof(Key) - 1)) : 0;               \
         (void)sign;                                                                            \
         size_t r = begin;                                                                      \
-        if (c->kind != YAMR__BATCH_SEGMENTS && c->cols > 0 && c->cols < LANES##W)              \
+        /* Matrix rows under a quarter of the lanes: many rows at a time (with Small, longer   \
+         * ones are a row at a time). */                                                       \
+        const size_t across_below = Small ? LANES##W / 4 : LANES##W;                           \
+        if (c->kind != YAMR__BATCH_SEGMENTS && c->cols > 0 && c->cols < across_below)          \
             for (; end - r >= LANES##W; r += LANES##W) {                                       \
                 Key best[LANES##W];                                                            \
                 Key at[LANES##W];                                                           \
@@ -504,6 +608,15 @@ YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
             const unsigned char *row = short_row_at(c, elem, r, &n);                           \
             if (n == 0) {                                                                      \
                 put(c, elem, r, row, 0, is_float, 0, 0);                                       \
+            } else if (Small && n < LANES##W) {                                                \
+                size_t index;                                                                  \
+                if (SmallFloatRow(t, sign, row, n, &index)) {                                  \
+                    put(c, elem, r, row, n, is_float, 0, index);                               \
+                    continue;                                                                  \
+                }                                                                              \
+                Key key;                                                                       \
+                index = SmallKeyRow(t, flip, nan_key, row, n, &key);                           \
+                put(c, elem, r, row, n, is_float, key == 0, index);                            \
             } else if (n <= YAMR__CPU_SHORT_ROW) {                                             \
                 size_t index;                                                                  \
                 if (FloatRow(t, sign, row, n, &index)) {                                       \
@@ -539,18 +652,18 @@ YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
         }                                                                                      \
     }
 
-YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _portable, , float_row16, row16)
-YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _portable, , float_row32, row32)
-YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _portable, , float_row64, row64)
+YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _portable, , float_row16, row16, 0, float_row16, row16)
+YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _portable, , float_row32, row32, 0, float_row32, row32)
+YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _portable, , float_row64, row64, 0, float_row64, row64)
 YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_portable, )
 
 #if YAMR__CPU_HAVE_AVX512
 YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row16,
-                            key_row16_avx512)
+                            key_row16_avx512, 1, small_float_row16_avx512, small_key_row16_avx512)
 YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row32_avx512,
-                            key_row32_avx512)
+                            key_row32_avx512, 1, small_float_row32_avx512, small_key_row32_avx512)
 YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row64_avx512,
-                            key_row64_avx512)
+                            key_row64_avx512, 1, small_float_row64_avx512, small_key_row64_avx512)
 YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_avx512, YAMR__CPU_TARGET_AVX512)
 #endif
 
