@@ -328,130 +328,6 @@ YAMR__CPU_DEFINE_SHORT(64, uint64_t)
 #define YAMR__CPU_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
 
 /*
- * float_row##W with AVX-512 instructions, which the vector extensions do not reach: the compare
- * goes to a mask register, the best to vmaxps (max(v, best) is best on ties, on signed zeros and
- * on a NaN v, so it is exactly "v if v > best"), the offset to a masked move of the iteration's
- * start (the lane's own offset is added at the end), and one unordered compare of the two loads
- * flags a NaN in either. Same answers as float_row##W.
- */
-#define YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(W, Float, Key, Dtype, Vec, ps, epi, Mask, PER)       \
-    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int float_row##W##_avx512(                        \
-        yamr_dtype t, Key sign, const void *in, size_t n, size_t *index)                       \
-    {                                                                                          \
-        if (t != Dtype) return 0;                                                              \
-        const Key *x = (const Key *)in;                                                        \
-        const __m512i flip = _mm512_set1_##epi((Key)sign);                                     \
-        Vec best0 = _mm512_set1_##ps(-(Float)INFINITY), best1 = best0;                  \
-        __m512i at0 = _mm512_setzero_si512(), at1 = at0;                                       \
-        Mask nan = 0;                                                                          \
-        size_t i = 0;                                                                          \
-        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
-            const Vec v0 = _mm512_castsi512_##ps(                                       \
-                _mm512_xor_si512(_mm512_loadu_si512((const void *)(x + i)), flip));            \
-            const Vec v1 = _mm512_castsi512_##ps(                                       \
-                _mm512_xor_si512(_mm512_loadu_si512((const void *)(x + i + PER)), flip));      \
-            const Mask better0 = _mm512_cmp_##ps##_mask(v0, best0, _CMP_GT_OQ);                \
-            const Mask better1 = _mm512_cmp_##ps##_mask(v1, best1, _CMP_GT_OQ);                \
-            nan |= _mm512_cmp_##ps##_mask(v0, v1, _CMP_UNORD_Q);                              \
-            best0 = _mm512_max_##ps(v0, best0);                                                \
-            best1 = _mm512_max_##ps(v1, best1);                                                \
-            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
-            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
-            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
-        }                                                                                      \
-        if (nan) return 0;                                                                     \
-        Float most = _mm512_reduce_max_##ps(_mm512_max_##ps(best0, best1));                    \
-        /* Lanes that never took an element hold offset 0 + lane: they hold `most` only when   \
-         * it is -inf, every element -inf, and then lane 0's offset 0 is the answer. */         \
-        Key lane[2 * PER];                                                                     \
-        for (int j = 0; j < 2 * PER; ++j) lane[j] = (Key)j;                                    \
-        const __m512i o0 = _mm512_add_##epi(at0, _mm512_loadu_si512((const void *)lane));      \
-        const __m512i o1 = _mm512_add_##epi(at1, _mm512_loadu_si512((const void *)(lane + PER))); \
-        const __m512i none = _mm512_set1_##epi((Key)~(Key)0);                                  \
-        const Vec top = _mm512_set1_##ps(most);                                         \
-        const Mask holds0 = _mm512_cmp_##ps##_mask(best0, top, _CMP_EQ_OQ);                    \
-        const Mask holds1 = _mm512_cmp_##ps##_mask(best1, top, _CMP_EQ_OQ);                    \
-        const __m512i h0 = _mm512_mask_mov_##epi(none, holds0, o0);                            \
-        const __m512i h1 = _mm512_mask_mov_##epi(none, holds1, o1);                            \
-        size_t at = (size_t)YAMR__CPU_REDUCE_MIN_##W(h0, h1);                                  \
-        for (; i < n; ++i) {                                                                   \
-            const Key b = x[i] ^ sign;                                                         \
-            Float v;                                                                           \
-            memcpy(&v, &b, sizeof v);                                                          \
-            if (v != v) return 0;                                                              \
-            if (v > most) {                                                                    \
-                most = v;                                                                      \
-                at = i;                                                                        \
-            }                                                                                  \
-        }                                                                                      \
-        *index = at;                                                                           \
-        return 1;                                                                              \
-    }
-
-#define YAMR__CPU_REDUCE_MIN_32(a, b) _mm512_reduce_min_epu32(_mm512_min_epu32(a, b))
-#define YAMR__CPU_REDUCE_MIN_64(a, b) _mm512_reduce_min_epu64(_mm512_min_epu64(a, b))
-YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(32, float, uint32_t, YAMR_DTYPE_F32, __m512, ps, epi32,
-                                  __mmask16, 16)
-YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d, pd, epi64,
-                                  __mmask8, 8)
-
-/*
- * row##W with AVX-512 instructions: the keys of vkey##W, an unsigned compare to a mask register,
- * vpmaxu for the best (the larger key, the old one on ties) and a masked move of the iteration's
- * start for the offset, as above. Same answers as row##W.
- */
-#define YAMR__CPU_DEFINE_KEY_ROW_AVX512(W, Key, epu, epi, Mask, PER)                           \
-    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t key_row##W##_avx512(                       \
-        yamr_dtype t, Key flip, Key nan_key, const void *in, size_t n, Key *key)               \
-    {                                                                                          \
-        __m512i best0 = _mm512_setzero_si512(), best1 = best0, at0 = best0, at1 = best0;       \
-        size_t i = 0;                                                                          \
-        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
-            vec##W key0, key1;                                                                 \
-            vkey##W(t, in, i, flip, nan_key, &key0);                                           \
-            vkey##W(t, in, i + PER, flip, nan_key, &key1);                                     \
-            const __m512i k0 = (__m512i)key0, k1 = (__m512i)key1;                              \
-            const Mask better0 = _mm512_cmpgt_##epu##_mask(k0, best0);                         \
-            const Mask better1 = _mm512_cmpgt_##epu##_mask(k1, best1);                         \
-            best0 = _mm512_max_##epu(k0, best0);                                               \
-            best1 = _mm512_max_##epu(k1, best1);                                               \
-            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
-            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
-            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
-        }                                                                                      \
-        Key lanes[PER];                                                                        \
-        _mm512_storeu_si512((void *)lanes, _mm512_max_##epu(best0, best1));                    \
-        Key most = 0;                                                                          \
-        for (int j = 0; j < PER; ++j) most = lanes[j] > most ? lanes[j] : most;                \
-        /* Lanes that never took an element hold offset 0 + lane: they hold `most` only when   \
-         * it is the bottom, every key the bottom, and then lane 0's offset 0 is the answer. */ \
-        Key lane[2 * PER];                                                                     \
-        for (int j = 0; j < 2 * PER; ++j) lane[j] = (Key)j;                                    \
-        const __m512i o0 = _mm512_add_##epi(at0, _mm512_loadu_si512((const void *)lane));      \
-        const __m512i o1 = _mm512_add_##epi(at1, _mm512_loadu_si512((const void *)(lane + PER))); \
-        const __m512i none = _mm512_set1_##epi((Key)~(Key)0), top = _mm512_set1_##epi(most);   \
-        const __m512i h0 = _mm512_mask_mov_##epi(none, _mm512_cmpeq_##epu##_mask(best0, top), o0); \
-        const __m512i h1 = _mm512_mask_mov_##epi(none, _mm512_cmpeq_##epu##_mask(best1, top), o1); \
-        _mm512_storeu_si512((void *)lanes, _mm512_min_##epu(h0, h1));                          \
-        Key least = (Key)~(Key)0;                                                              \
-        for (int j = 0; j < PER; ++j) least = lanes[j] < least ? lanes[j] : least;             \
-        size_t at = least;                                                                     \
-        for (; i < n; ++i) {                                                                   \
-            const Key k = key##W(t, in, i, flip, nan_key);                                     \
-            if (k > most) {                                                                    \
-                most = k;                                                                      \
-                at = i;                                                                        \
-            }                                                                                  \
-        }                                                                                      \
-        *key = most;                                                                           \
-        return at;                                                                             \
-    }
-
-YAMR__CPU_DEFINE_KEY_ROW_AVX512(16, uint16_t, epu16, epi16, __mmask32, 32)
-YAMR__CPU_DEFINE_KEY_ROW_AVX512(32, uint32_t, epu32, epi32, __mmask16, 16)
-YAMR__CPU_DEFINE_KEY_ROW_AVX512(64, uint64_t, epu64, epi64, __mmask8, 8)
-
-/*
  * Rows shorter than two vectors (n < 2 * PER), on AVX-512: the row in two masked loads (the
  * masked-off lanes read nothing and are set to -inf, or to the bottom key), the largest lane,
  * then the first lane that holds it (the lowest set bit of an equality mask): no loop, no
@@ -539,6 +415,131 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int small_float_row16_avx512(yamr_dtype
     (void)t, (void)sign, (void)in, (void)n, (void)index;
     return 0;
 }
+
+/*
+ * float_row##W with AVX-512 instructions, which the vector extensions do not reach: the compare
+ * goes to a mask register, the best to vmaxps (max(v, best) is best on ties, on signed zeros and
+ * on a NaN v, so it is exactly "v if v > best"), the offset to a masked move of the iteration's
+ * start (the lane's own offset is added at the end), and one unordered compare of the two loads
+ * flags a NaN in either. Same answers as float_row##W.
+ */
+#define YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(W, Float, Key, Dtype, Vec, ps, epi, Mask, PER)       \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int float_row##W##_avx512(                        \
+        yamr_dtype t, Key sign, const void *in, size_t n, size_t *index)                       \
+    {                                                                                          \
+        if (t != Dtype) return 0;                                                              \
+        const Key *x = (const Key *)in;                                                        \
+        const __m512i flip = _mm512_set1_##epi((Key)sign);                                     \
+        Vec best0 = _mm512_set1_##ps(-(Float)INFINITY), best1 = best0;                  \
+        __m512i at0 = _mm512_setzero_si512(), at1 = at0;                                       \
+        Mask nan = 0;                                                                          \
+        size_t i = 0;                                                                          \
+        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
+            const Vec v0 = _mm512_castsi512_##ps(                                       \
+                _mm512_xor_si512(_mm512_loadu_si512((const void *)(x + i)), flip));            \
+            const Vec v1 = _mm512_castsi512_##ps(                                       \
+                _mm512_xor_si512(_mm512_loadu_si512((const void *)(x + i + PER)), flip));      \
+            const Mask better0 = _mm512_cmp_##ps##_mask(v0, best0, _CMP_GT_OQ);                \
+            const Mask better1 = _mm512_cmp_##ps##_mask(v1, best1, _CMP_GT_OQ);                \
+            nan |= _mm512_cmp_##ps##_mask(v0, v1, _CMP_UNORD_Q);                              \
+            best0 = _mm512_max_##ps(v0, best0);                                                \
+            best1 = _mm512_max_##ps(v1, best1);                                                \
+            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
+            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
+            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+        }                                                                                      \
+        if (nan) return 0;                                                                     \
+        Float most = _mm512_reduce_max_##ps(_mm512_max_##ps(best0, best1));                    \
+        /* Lanes that never took an element hold offset 0 + lane: they hold `most` only when   \
+         * it is -inf, every element -inf, and then lane 0's offset 0 is the answer. */         \
+        Key lane[2 * PER];                                                                     \
+        for (int j = 0; j < 2 * PER; ++j) lane[j] = (Key)j;                                    \
+        const __m512i o0 = _mm512_add_##epi(at0, _mm512_loadu_si512((const void *)lane));      \
+        const __m512i o1 = _mm512_add_##epi(at1, _mm512_loadu_si512((const void *)(lane + PER))); \
+        const __m512i none = _mm512_set1_##epi((Key)~(Key)0);                                  \
+        const Vec top = _mm512_set1_##ps(most);                                         \
+        const Mask holds0 = _mm512_cmp_##ps##_mask(best0, top, _CMP_EQ_OQ);                    \
+        const Mask holds1 = _mm512_cmp_##ps##_mask(best1, top, _CMP_EQ_OQ);                    \
+        const __m512i h0 = _mm512_mask_mov_##epi(none, holds0, o0);                            \
+        const __m512i h1 = _mm512_mask_mov_##epi(none, holds1, o1);                            \
+        size_t at = (size_t)YAMR__CPU_REDUCE_MIN_##W(h0, h1);                                  \
+        size_t tail;                                                                           \
+        if (i < n) { /* the rest, shorter than the two vectors: masked loads */                \
+            if (!small_float_row##W##_avx512(t, sign, x + i, n - i, &tail)) return 0;          \
+            const Key b = x[i + tail] ^ sign;                                                  \
+            Float v;                                                                           \
+            memcpy(&v, &b, sizeof v);                                                          \
+            if (v > most) at = i + tail;                                                       \
+        }                                                                                      \
+        *index = at;                                                                           \
+        return 1;                                                                              \
+    }
+
+#define YAMR__CPU_REDUCE_MIN_32(a, b) _mm512_reduce_min_epu32(_mm512_min_epu32(a, b))
+#define YAMR__CPU_REDUCE_MIN_64(a, b) _mm512_reduce_min_epu64(_mm512_min_epu64(a, b))
+YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(32, float, uint32_t, YAMR_DTYPE_F32, __m512, ps, epi32,
+                                  __mmask16, 16)
+YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d, pd, epi64,
+                                  __mmask8, 8)
+
+/*
+ * row##W with AVX-512 instructions: the keys of vkey##W, an unsigned compare to a mask register,
+ * vpmaxu for the best (the larger key, the old one on ties) and a masked move of the iteration's
+ * start for the offset, as above. Same answers as row##W.
+ */
+#define YAMR__CPU_DEFINE_KEY_ROW_AVX512(W, Key, epu, epi, Mask, PER)                           \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t key_row##W##_avx512(                       \
+        yamr_dtype t, Key flip, Key nan_key, const void *in, size_t n, Key *key)               \
+    {                                                                                          \
+        __m512i best0 = _mm512_setzero_si512(), best1 = best0, at0 = best0, at1 = best0;       \
+        size_t i = 0;                                                                          \
+        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
+            vec##W key0, key1;                                                                 \
+            vkey##W(t, in, i, flip, nan_key, &key0);                                           \
+            vkey##W(t, in, i + PER, flip, nan_key, &key1);                                     \
+            const __m512i k0 = (__m512i)key0, k1 = (__m512i)key1;                              \
+            const Mask better0 = _mm512_cmpgt_##epu##_mask(k0, best0);                         \
+            const Mask better1 = _mm512_cmpgt_##epu##_mask(k1, best1);                         \
+            best0 = _mm512_max_##epu(k0, best0);                                               \
+            best1 = _mm512_max_##epu(k1, best1);                                               \
+            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
+            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
+            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+        }                                                                                      \
+        Key lanes[PER];                                                                        \
+        _mm512_storeu_si512((void *)lanes, _mm512_max_##epu(best0, best1));                    \
+        Key most = 0;                                                                          \
+        for (int j = 0; j < PER; ++j) most = lanes[j] > most ? lanes[j] : most;                \
+        /* Lanes that never took an element hold offset 0 + lane: they hold `most` only when   \
+         * it is the bottom, every key the bottom, and then lane 0's offset 0 is the answer. */ \
+        Key lane[2 * PER];                                                                     \
+        for (int j = 0; j < 2 * PER; ++j) lane[j] = (Key)j;                                    \
+        const __m512i o0 = _mm512_add_##epi(at0, _mm512_loadu_si512((const void *)lane));      \
+        const __m512i o1 = _mm512_add_##epi(at1, _mm512_loadu_si512((const void *)(lane + PER))); \
+        const __m512i none = _mm512_set1_##epi((Key)~(Key)0), top = _mm512_set1_##epi(most);   \
+        const __m512i h0 = _mm512_mask_mov_##epi(none, _mm512_cmpeq_##epu##_mask(best0, top), o0); \
+        const __m512i h1 = _mm512_mask_mov_##epi(none, _mm512_cmpeq_##epu##_mask(best1, top), o1); \
+        _mm512_storeu_si512((void *)lanes, _mm512_min_##epu(h0, h1));                          \
+        Key least = (Key)~(Key)0;                                                              \
+        for (int j = 0; j < PER; ++j) least = lanes[j] < least ? lanes[j] : least;             \
+        size_t at = least;                                                                     \
+        if (i < n) { /* the rest, shorter than the two vectors: masked loads */                \
+            Key rest;                                                                          \
+            const size_t tail = small_key_row##W##_avx512(t, flip, nan_key, (const Key *)in + i, \
+                                                          n - i, &rest);                       \
+            if (rest > most) {                                                                 \
+                most = rest;                                                                   \
+                at = i + tail;                                                                 \
+            }                                                                                  \
+        }                                                                                      \
+        *key = most;                                                                           \
+        return at;                                                                             \
+    }
+
+YAMR__CPU_DEFINE_KEY_ROW_AVX512(16, uint16_t, epu16, epi16, __mmask32, 32)
+YAMR__CPU_DEFINE_KEY_ROW_AVX512(32, uint32_t, epu32, epi32, __mmask16, 16)
+YAMR__CPU_DEFINE_KEY_ROW_AVX512(64, uint64_t, epu64, epi64, __mmask8, 8)
+
 #endif
 
 /* Row or segment r of the batch: where it starts and how long it is (cpu_batch.c's row_at). */
