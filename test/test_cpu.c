@@ -1,10 +1,11 @@
 /*
  * The CPU backend's own paths against the host reference (reference.c): every instruction set
- * compiled in that this CPU runs (baseline, AVX2), 1, 2 and 3 threads (the context's cap; ctest
+ * compiled in that this CPU runs (baseline, AVX2, AVX-512), 1, 2 and 3 threads (the cap; ctest
  * runs this with OMP_NUM_THREADS=3 so that 3 are there, and again with OMP_NUM_THREADS=1), sizes
  * around the vector widths, the scan block and the thread-split thresholds, +-1. Also the split
  * key forms of yamr_keys.h against the reference keys, the segment length for any offsets, the
- * refusal of sizes whose bytes overflow size_t, and yamr_set_cpu_threads().
+ * refusal of sizes whose bytes overflow size_t, and yamr_set_cpu_threads(). The fused pass of
+ * short rows and segments (cpu_short.c) on every length 1..70 and around its limit.
  *   test_cpu [OMP_THREADS]   OMP_THREADS: the thread count OMP_NUM_THREADS set (checked)
  * Outputs are poisoned before every call; every answer is also compared with the one-thread
  * baseline answer, which must be identical.
