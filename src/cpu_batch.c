@@ -11,8 +11,10 @@
 
 /* Below this many rows per thread a spread leaves threads idle at the end: split rows instead. */
 #define YAMR__CPU_ROWS_PER_THREAD 4
-/* Rows (segments) a thread takes at a time: about this many elements. */
-#define YAMR__CPU_ELEMENTS_PER_GRAB 16384
+/* Rows (segments) a thread takes at a time: about this many elements. Large, because each grab
+ * is a new stream that the hardware prefetchers learn only after a few KiB (docs/performance.md:
+ * small grabs left two threads no faster than one on memory-sized batches). */
+#define YAMR__CPU_ELEMENTS_PER_GRAB 131072
 
 /* Row or segment r: where it starts and how long it is. */
 static const unsigned char *row_at(const yamr__gpu_batch *c, size_t r, size_t *n)
