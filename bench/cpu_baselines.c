@@ -1,14 +1,17 @@
 /*
  * yamr-cpu-baselines: the CPU backend next to its baselines, in one process, on the same bytes:
  * yamr's calls, a plain first-index argmax loop in C (this file's compiler and flags: -O3 in a
- * Release build), and the read ceiling (every thread summing the same bytes as 64-bit words).
+ * Release build), and the read ceiling (every thread summing the same bytes as 64-bit words; for
+ * f32 also two other forms of the read, two streams per thread and a software prefetch, to see
+ * whether any reads faster).
  * bench/cpu_baselines.sh runs it beside numpy and prints one table.
  *
  *     yamr-cpu-baselines [--n N] [--reps R] [--quick]
  *     yamr-cpu-baselines --in-cache [--reps R]
  *
  * One tab-separated line per measurement: case, dtype, size, impl, threads, best ms, bytes read.
- * Every yamr answer is checked against a plain loop before it is timed. Times are the best of R
+ * Every yamr argmax answer (grid-wide, and every row or segment of a batched argmax) is checked
+ * against a plain loop before it is timed. Times are the best of R
  * wall-clock runs (default 9) after one untimed run; the measurements of one dtype (one shape)
  * take turns, so that they see the machine alike. --quick: small sizes, for a smoke test.
  * --in-cache: the one-thread scan of 16384 elements (in L1 and L2) with every instruction set
@@ -123,6 +126,28 @@ static void *alloc_buffer(size_t bytes)
     return p;
 }
 
+/* How much of [p, p + bytes) the kernel backs with huge pages (Linux: /proc/self/smaps), in KiB;
+ * -1 where that cannot be read. */
+static long huge_kib(const void *p, size_t bytes)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f) return -1;
+    const uintptr_t lo = (uintptr_t)p, hi = lo + bytes;
+    char line[256];
+    int inside = 0;
+    long total = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long a, b;
+        long kib;
+        if (sscanf(line, "%llx-%llx ", &a, &b) == 2 && strchr(line, '-') < strchr(line, ' '))
+            inside = a < hi && b > lo;
+        else if (inside && sscanf(line, "AnonHugePages: %ld kB", &kib) == 1)
+            total += kib;
+    }
+    fclose(f);
+    return total;
+}
+
 static volatile uint64_t sink;
 
 /* One thread's share of the read: 64-bit words summed into 8 independent sums (a cache line per
@@ -160,9 +185,42 @@ static uint64_t sum_words_best(const uint64_t *w, size_t n)
 static uint64_t sum_words_best(const uint64_t *w, size_t n) { return sum_words(w, n); }
 #endif
 
+/* Other forms of the same read, to see whether any reads faster than the plain one: each
+ * thread's share read as two halves in turn (two streams for the prefetchers), or with a software
+ * prefetch 4 KiB ahead into L2 on every cache line. */
+typedef enum { READ_PLAIN, READ_TWO_STREAMS, READ_PREFETCH } read_form;
+
+static uint64_t sum_words_form(const uint64_t *w, size_t count, read_form form)
+{
+    if (form == READ_TWO_STREAMS) {
+        const size_t half = count / 2 / 8 * 8;
+        const uint64_t *a = w, *b = w + half;
+        uint64_t lane[16] = {0};
+        for (size_t i = 0; i < half; i += 8)
+            for (int k = 0; k < 8; ++k) {
+                lane[k] += a[i + (size_t)k];
+                lane[8 + k] += b[i + (size_t)k];
+            }
+        uint64_t sum = sum_words_best(w + 2 * half, count - 2 * half);
+        for (int k = 0; k < 16; ++k) sum += lane[k];
+        return sum;
+    }
+    if (form == READ_PREFETCH) {
+        uint64_t sum = 0;
+        const size_t step = 512; /* words: 4 KiB, a prefetch per cache line */
+        for (size_t i = 0; i < count; i += step) {
+            const size_t end = count - i < step ? count : i + step;
+            for (size_t j = i; j < end; j += 8) __builtin_prefetch(w + j + step, 0, 2);
+            sum += sum_words_best(w + i, end - i);
+        }
+        return sum;
+    }
+    return sum_words_best(w, count);
+}
+
 /* The read ceiling: all threads sum `bytes` (a multiple of 8) as 64-bit words, each a
  * contiguous share, as the scans split an array. */
-static void read_all(const void *p, size_t bytes)
+static void read_all(const void *p, size_t bytes, read_form form)
 {
     const uint64_t *w = (const uint64_t *)p;
     const size_t words = bytes / 8;
@@ -175,12 +233,22 @@ static void read_all(const void *p, size_t bytes)
         count = (size_t)omp_get_num_threads();
 #endif
         const size_t lo = words * id / count, hi = words * (id + 1) / count;
-        sum += sum_words_best(w + lo, hi - lo);
+        sum += sum_words_form(w + lo, hi - lo, form);
     }
     sink = sum;
 }
 
-typedef enum { JOB_REDUCE, JOB_MINMAX, JOB_PLAIN, JOB_READ, JOB_ROWS, JOB_SEGMENTS, JOB_SOFTMAX } job_kind;
+typedef enum {
+    JOB_REDUCE,
+    JOB_MINMAX,
+    JOB_PLAIN,
+    JOB_READ,
+    JOB_READ_TWO_STREAMS,
+    JOB_READ_PREFETCH,
+    JOB_ROWS,
+    JOB_SEGMENTS,
+    JOB_SOFTMAX
+} job_kind;
 
 typedef struct {
     job_kind kind;
@@ -204,7 +272,9 @@ static int run_job(const job *j)
     case JOB_MINMAX:
         return yamr_minmax(j->ctx, j->t, j->in, j->n, v, &i0, w, &i1) != YAMR_SUCCESS;
     case JOB_PLAIN: sink = plain_argmax(j->t, j->in, j->n); return 0;
-    case JOB_READ: read_all(j->in, j->n); return 0;
+    case JOB_READ: read_all(j->in, j->n, READ_PLAIN); return 0;
+    case JOB_READ_TWO_STREAMS: read_all(j->in, j->n, READ_TWO_STREAMS); return 0;
+    case JOB_READ_PREFETCH: read_all(j->in, j->n, READ_PREFETCH); return 0;
     case JOB_ROWS:
         return yamr_reduce_rows(j->ctx, j->op, j->t, j->in, j->rows, j->cols, j->cols, j->values,
                                 j->indices) != YAMR_SUCCESS;
@@ -341,9 +411,12 @@ int main(int argc, char **argv)
         const yamr_dtype dt = (yamr_dtype)t;
         const size_t bytes = n * yamr_dtype_size(dt);
         fill(dt, buf, n);
+        if (t == 0)
+            printf("# input: %zu KiB, filled before any timing, in a mapping with %ld KiB on huge "
+                   "pages\n", bytes / 1024, huge_kib(buf, bytes));
         rc |= check_argmax(ctx, dt, buf, n);
         const job j = {JOB_REDUCE, ctx, YAMR_OP_ARGMAX, dt, buf, n, 0, 0, NULL, NULL, NULL, NULL};
-        timed g[5];
+        timed g[7];
         int count = 0;
         g[count++] = (timed){j, "argmax", "yamr", bytes, 0};
         g[count] = g[0];
@@ -361,6 +434,14 @@ int main(int argc, char **argv)
         g[count].impl = "read";
         g[count].j.kind = JOB_READ;
         g[count++].j.n = bytes;
+        if (dt == YAMR_DTYPE_F32) { /* the other read forms, once */
+            g[count] = g[count - 1];
+            g[count].impl = "read_two_streams";
+            g[count++].j.kind = JOB_READ_TWO_STREAMS;
+            g[count] = g[count - 1];
+            g[count].impl = "read_prefetch";
+            g[count++].j.kind = JOB_READ_PREFETCH;
+        }
         rc |= time_group(g, count, size);
     }
     /* The batched shapes of yamr-bench rows (bench/rows.c), f32. */
@@ -373,6 +454,8 @@ int main(int argc, char **argv)
         {"rowmax", JOB_ROWS, YAMR_OP_MAX, 1024, 4096},
         {"rowargmax", JOB_ROWS, YAMR_OP_ARGMAX, 1024, 4096},
         {"rowmax", JOB_ROWS, YAMR_OP_MAX, 65536, 128},
+        {"rowargmax", JOB_ROWS, YAMR_OP_ARGMAX, 65536, 128},
+        {"rowargmax", JOB_ROWS, YAMR_OP_ARGMAX, (size_t)1 << 20, 16},
         {"rowmax", JOB_ROWS, YAMR_OP_MAX, 4096, 32768},
         {"rowargmax", JOB_ROWS, YAMR_OP_ARGMAX, 4, (size_t)1 << 24},
         {"segargmax", JOB_SEGMENTS, YAMR_OP_ARGMAX, (size_t)1 << 20, 129},
@@ -399,6 +482,21 @@ int main(int argc, char **argv)
             snprintf(size, sizeof size, "%zu x %zu", rows, cols);
         }
         fill(YAMR_DTYPE_F32, buf, elems);
+        if (shapes[s].op == YAMR_OP_ARGMAX) { /* every row's index against the plain loop */
+            if (run_job(&j)) return 1;
+            for (size_t r = 0; r < rows; ++r) {
+                const size_t begin = offsets ? (size_t)offsets[r] : r * cols;
+                const size_t len = offsets ? (size_t)(offsets[r + 1] - offsets[r]) : cols;
+                const int64_t want = len ? (int64_t)plain_argmax(YAMR_DTYPE_F32,
+                                                                 (const float *)buf + begin, len)
+                                         : -1;
+                if (indices[r] != want) {
+                    fprintf(stderr, "VERIFY FAILED %s %s row %zu: %lld, the plain loop %lld\n",
+                            shapes[s].name, size, r, (long long)indices[r], (long long)want);
+                    return 1;
+                }
+            }
+        }
         timed g[2] = {{j, shapes[s].name, "yamr", elems * 4, 0}, {j, shapes[s].name, "read", elems * 4, 0}};
         g[1].j.kind = JOB_READ;
         g[1].j.n = elems * 4;

@@ -53,7 +53,7 @@ for name in ("one", "all", "numpy"):
     for k in range(rounds):
         for line in open("%s/%s-%d.tsv" % (tmp, name, k)):
             if line.startswith("#"):
-                if (line.startswith("# numpy") or line.startswith("# plan")) and k == 0 \
+                if line.startswith(("# numpy", "# plan", "# input")) and k == 0 \
                         and name != "all":
                     notes.append(line[2:].strip())
                 continue
@@ -109,6 +109,22 @@ for case, dtype, size in grid:
     print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
         dtype, case, cell(y1), cell(np_), ratio(y1, np_), cell(c1) if case == "argmax" else "",
         cell(r1), cell(ya), cell(ra), paired(ya, ra)))
+print()
+print("The same f32 bytes read in other forms (is the plain read the ceiling?): ms (GB/s), best over")
+print("all rounds, next to yamr's and numpy's argmax")
+print()
+print("| read form | 1 thread | %s threads |" % cores)
+print("|---|---|---|")
+f32 = [k for k in grid if k[1] == "f32" and k[0] == "argmax"]
+for case, dtype, size in f32:
+    for label, impl in (("plain (the read ceiling above)", "read"),
+                        ("two streams per thread", "read_two_streams"),
+                        ("prefetch 4 KiB ahead (L2)", "read_prefetch")):
+        print("| %s | %s | %s |" % (label, cell(("one", case, dtype, size, impl)),
+                                  cell(("all", case, dtype, size, impl))))
+    print("| yamr argmax | %s | %s |" % (cell(("one", case, dtype, size, "yamr")),
+                                       cell(("all", case, dtype, size, "yamr"))))
+    print("| numpy argmax | %s | - |" % cell(("numpy", case, dtype, size, "numpy")))
 print()
 print("Batched calls (f32): ms (GB/s)")
 print()

@@ -43,6 +43,13 @@ typedef struct {
 #define YAMR__CPU_BLOCK 2048
 /* A thread gets at least this many bytes to read: below, starting it costs more than it saves. */
 #define YAMR__CPU_MIN_BYTES_PER_THREAD (256u * 1024u)
+/* Rows (segments) up to this many elements take the fused pass of cpu_short.c; longer ones the
+ * block scan. At most 65535: a half row's offsets are 16 bits. */
+#define YAMR__CPU_SHORT_ROW 4096
+/* A long array is split in chunks of whole blocks that threads take in turn: about this many
+ * per thread, and at least YAMR__CPU_CHUNK_BLOCKS blocks each. */
+#define YAMR__CPU_CHUNKS_PER_THREAD 16
+#define YAMR__CPU_CHUNK_BLOCKS 16
 /* The most threads one call uses (the per-thread partial results live on the stack). */
 #define YAMR__CPU_MAX_THREADS 256
 
@@ -80,6 +87,9 @@ void yamr__cpu_reduce(const yamr__cpu_config *cfg, yamr_dtype t, int slots, int 
 /* Batched calls (cpu_batch.c): rows and segments (kind ROWS or SEGMENTS), softmax statistics.
  * Rows (segments) are spread over threads; few long ones are each split instead. */
 void yamr__cpu_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c);
+/* Rows (segments) [begin, end) of a max/min/argmax/argmin batch on the calling thread, in one
+ * fused pass (cpu_short.c): values and indices written as yamr__cpu_rows() writes them. */
+void yamr__cpu_short_rows(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin, size_t end);
 void yamr__cpu_softmax(const yamr__cpu_config *cfg, const yamr__gpu_batch *c);
 
 /* Softmax statistics of one row of n >= 1 f32 or f64 elements (cpu_softmax.c), in double. */

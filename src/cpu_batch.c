@@ -1,8 +1,9 @@
 /*
  * The CPU backend's batched calls: rows, segments and softmax statistics. Many rows (segments)
- * are spread over threads, each row scanned by one; fewer rows than YAMR__CPU_ROWS_PER_THREAD per
- * thread are taken one after another, each split over the threads when it is long enough. Every
- * row's answer is the same either way.
+ * are spread over threads in grabs of whole rows, each grab one call of the fused pass
+ * (cpu_short.c); fewer rows than YAMR__CPU_ROWS_PER_THREAD per thread are taken one after
+ * another, each split over the threads when it is long enough. Every row's answer is the same
+ * either way.
  */
 #include <string.h>
 
@@ -10,8 +11,10 @@
 
 /* Below this many rows per thread a spread leaves threads idle at the end: split rows instead. */
 #define YAMR__CPU_ROWS_PER_THREAD 4
-/* Rows (segments) a thread takes at a time: about this many elements. */
-#define YAMR__CPU_ELEMENTS_PER_GRAB 16384
+/* Rows (segments) a thread takes at a time: about this many elements. Large, because each grab
+ * is a new stream that the hardware prefetchers learn only after a few KiB (docs/performance.md:
+ * small grabs left two threads no faster than one on memory-sized batches). */
+#define YAMR__CPU_ELEMENTS_PER_GRAB 131072
 
 /* Row or segment r: where it starts and how long it is. */
 static const unsigned char *row_at(const yamr__gpu_batch *c, size_t r, size_t *n)
@@ -66,10 +69,14 @@ static rows_plan plan_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c
     p.grab = per_row >= YAMR__CPU_ELEMENTS_PER_GRAB ? 1 : YAMR__CPU_ELEMENTS_PER_GRAB / (per_row + 1);
     const size_t fair = c->rows / ((size_t)threads * YAMR__CPU_ROWS_PER_THREAD);
     if (p.grab > fair) p.grab = fair < 1 ? 1 : fair;
+    /* Whole groups of rows for the fused pass, which takes rows shorter than a vector's lanes
+     * 64 at a time. */
+    if (p.grab > 64) p.grab -= p.grab % 64;
     return p;
 }
 
-static void reduce_row(const yamr__cpu_config *cfg, const yamr__gpu_batch *c, size_t r, int split)
+/* Row (segment) r split over the threads when it is long enough (few rows). */
+static void reduce_row_split(const yamr__cpu_config *cfg, const yamr__gpu_batch *c, size_t r)
 {
     const size_t elem = yamr_dtype_size(c->dtype);
     size_t n;
@@ -78,12 +85,8 @@ static void reduce_row(const yamr__cpu_config *cfg, const yamr__gpu_batch *c, si
     if (n == 0) {
         res[0].index = -1;
         res[0].value_bits = yamr__empty_value_bits(c->dtype);
-    } else if (split) {
-        yamr__cpu_reduce(cfg, c->dtype, 1, c->is_min, c->nan_ignore, row, n, res);
     } else {
-        yamr__cpu_best best[2];
-        yamr__cpu_scan(cfg->isa, c->dtype, 1, c->is_min, c->nan_ignore, row, n, best);
-        res[0] = yamr__cpu_result(c->dtype, row, best[0]);
+        yamr__cpu_reduce(cfg, c->dtype, 1, c->is_min, c->nan_ignore, row, n, res);
     }
     memcpy((unsigned char *)c->values + r * elem, &res[0].value_bits, elem); /* little-endian */
     if (c->second) ((int64_t *)c->second)[r] = res[0].index;
@@ -92,16 +95,24 @@ static void reduce_row(const yamr__cpu_config *cfg, const yamr__gpu_batch *c, si
 void yamr__cpu_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
 {
     const rows_plan p = plan_rows(cfg, c);
+    if (p.split) {
+        for (size_t r = 0; r < c->rows; ++r) reduce_row_split(cfg, c, r);
+        return;
+    }
     if (p.spread > 1) {
 #ifdef _OPENMP
-        /* A signed loop variable: OpenMP 2.5 (MSVC) takes no other. */
-        const long long rows = (long long)c->rows, grab = (long long)p.grab;
-#pragma omp parallel for num_threads(p.spread) schedule(dynamic, grab)
-        for (long long r = 0; r < rows; ++r) reduce_row(cfg, c, (size_t)r, 0);
+        /* Grabs of p.grab rows; a signed loop variable: OpenMP 2.5 (MSVC) takes no other. */
+        const long long grabs = (long long)((c->rows + p.grab - 1) / p.grab);
+#pragma omp parallel for num_threads(p.spread) schedule(dynamic, 1)
+        for (long long g = 0; g < grabs; ++g) {
+            const size_t begin = (size_t)g * p.grab;
+            const size_t end = c->rows - begin < p.grab ? c->rows : begin + p.grab;
+            yamr__cpu_short_rows(cfg->isa, c, begin, end);
+        }
 #endif
         return;
     }
-    for (size_t r = 0; r < c->rows; ++r) reduce_row(cfg, c, r, p.split);
+    yamr__cpu_short_rows(cfg->isa, c, 0, c->rows);
 }
 
 static void softmax_one(const yamr__cpu_config *cfg, const yamr__gpu_batch *c, size_t r)

@@ -275,45 +275,56 @@ yamr__result yamr__cpu_result(yamr_dtype t, const void *in, yamr__cpu_best best)
 /* ---- Splitting one array over threads ---- */
 
 #ifdef _OPENMP
-/* Thread `id` of `count` scans whole blocks [lo, hi); partial bests come back in thread order. */
-static void scan_share(yamr__cpu_isa isa, yamr_dtype t, int slots, int is_min, int nan_ignore,
-                       const void *in, size_t n, int id, int count, yamr__cpu_best best[2])
+/* a replaces b when its key is larger, or equal at a smaller index: the first index of the best
+ * key whatever the order partial bests arrive in. */
+static int beats(yamr__cpu_best a, yamr__cpu_best b)
 {
-    const size_t blocks = (n + YAMR__CPU_BLOCK - 1) / YAMR__CPU_BLOCK;
-    const size_t lo = blocks * (size_t)id / (size_t)count * YAMR__CPU_BLOCK;
-    size_t hi = blocks * ((size_t)id + 1) / (size_t)count * YAMR__CPU_BLOCK;
-    if (hi > n) hi = n;
-    best[0].key = best[1].key = YAMR_KEY_BOTTOM;
-    best[0].index = best[1].index = lo;
-    if (lo >= hi) return;
-    yamr__cpu_scan(isa, t, slots, is_min, nan_ignore,
-                   (const unsigned char *)in + lo * yamr_dtype_size(t), hi - lo, best);
-    best[0].index += lo;
-    best[1].index += lo;
+    return a.key > b.key || (a.key == b.key && a.index < b.index);
 }
-#endif /* _OPENMP */
+#endif
 
 void yamr__cpu_reduce(const yamr__cpu_config *cfg, yamr_dtype t, int slots, int is_min,
                       int nan_ignore, const void *in, size_t n, yamr__result res[2])
 {
     yamr__cpu_best best[2];
 #ifdef _OPENMP
-    const int threads = yamr__cpu_threads_for(cfg, n * yamr_dtype_size(t));
+    const size_t elem = yamr_dtype_size(t);
+    const int threads = yamr__cpu_threads_for(cfg, n * elem);
     if (threads > 1) {
+        /* Whole blocks taken a chunk at a time (dynamic): a thread that loses its core to another
+         * process for a while leaves its chunks to the others instead of holding up the call.
+         * YAMR__CPU_CHUNKS_PER_THREAD chunks per thread, at least YAMR__CPU_CHUNK_BLOCKS blocks. */
+        const size_t blocks = (n + YAMR__CPU_BLOCK - 1) / YAMR__CPU_BLOCK;
+        size_t per_chunk = blocks / ((size_t)threads * YAMR__CPU_CHUNKS_PER_THREAD);
+        if (per_chunk < YAMR__CPU_CHUNK_BLOCKS) per_chunk = YAMR__CPU_CHUNK_BLOCKS;
+        const size_t chunk = per_chunk * YAMR__CPU_BLOCK;
+        const long long chunks = (long long)((n + chunk - 1) / chunk);
         yamr__cpu_best part[YAMR__CPU_MAX_THREADS][2];
         int used = 1;
 #pragma omp parallel num_threads(threads)
         {
-            const int id = omp_get_thread_num(), count = omp_get_num_threads();
-            scan_share(cfg->isa, t, slots, is_min, nan_ignore, in, n, id, count, part[id]);
-            if (id == 0) used = count;
+            const int id = omp_get_thread_num();
+            yamr__cpu_best mine[2] = {{YAMR_KEY_BOTTOM, (size_t)-1}, {YAMR_KEY_BOTTOM, (size_t)-1}};
+#pragma omp for schedule(dynamic, 1) nowait
+            for (long long k = 0; k < chunks; ++k) {
+                const size_t lo = (size_t)k * chunk, hi = n - lo < chunk ? n : lo + chunk;
+                yamr__cpu_best got[2];
+                yamr__cpu_scan(cfg->isa, t, slots, is_min, nan_ignore,
+                               (const unsigned char *)in + lo * elem, hi - lo, got);
+                for (int s = 0; s < slots; ++s) {
+                    got[s].index += lo;
+                    if (beats(got[s], mine[s])) mine[s] = got[s];
+                }
+            }
+            part[id][0] = mine[0];
+            part[id][1] = mine[1];
+            if (id == 0) used = omp_get_num_threads();
         }
-        /* In thread order, a strictly larger key replaces: the first index keeps ties. */
         best[0] = part[0][0];
         best[1] = part[0][1];
         for (int i = 1; i < used; ++i)
-            for (int k = 0; k < 2; ++k)
-                if (part[i][k].key > best[k].key) best[k] = part[i][k];
+            for (int s = 0; s < slots; ++s)
+                if (beats(part[i][s], best[s])) best[s] = part[i][s];
     } else
 #endif
     {

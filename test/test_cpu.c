@@ -1,10 +1,11 @@
 /*
  * The CPU backend's own paths against the host reference (reference.c): every instruction set
- * compiled in that this CPU runs (baseline, AVX2), 1, 2 and 3 threads (the context's cap; ctest
+ * compiled in that this CPU runs (baseline, AVX2, AVX-512), 1, 2 and 3 threads (the cap; ctest
  * runs this with OMP_NUM_THREADS=3 so that 3 are there, and again with OMP_NUM_THREADS=1), sizes
  * around the vector widths, the scan block and the thread-split thresholds, +-1. Also the split
  * key forms of yamr_keys.h against the reference keys, the segment length for any offsets, the
- * refusal of sizes whose bytes overflow size_t, and yamr_set_cpu_threads().
+ * refusal of sizes whose bytes overflow size_t, and yamr_set_cpu_threads(). The fused pass of
+ * short rows and segments (cpu_short.c) on every length 1..70 and around its limit.
  *   test_cpu [OMP_THREADS]   OMP_THREADS: the thread count OMP_NUM_THREADS set (checked)
  * Outputs are poisoned before every call; every answer is also compared with the one-thread
  * baseline answer, which must be identical.
@@ -318,6 +319,162 @@ static void test_rows_paths(void **state)
                 check_rows_case((yamr_dtype)ti, shapes[s][0], shapes[s][1], shapes[s][2], &rng);
 }
 
+/* ---- Short rows and segments: the fused pass of cpu_short.c ---- */
+
+/* The reference answer of every op on each of `rows` rows (segments) of data, under policy p. */
+static void short_reference(yamr_dtype t, yamr_nan_policy p, size_t rows, const int64_t *offsets,
+                            size_t cols, size_t ld, ref_result *ref)
+{
+    const size_t elem = yamr_dtype_size(t);
+    for (size_t r = 0; r < rows; ++r) {
+        const size_t begin = offsets ? (size_t)offsets[r] : r * ld;
+        const size_t n = offsets ? (size_t)(offsets[r + 1] - offsets[r]) : cols;
+        for (int op = 0; op < YAMR_OP_COUNT; ++op) {
+            ref_result empty = {-1, yamr__empty_value_bits(t)};
+            ref[r * YAMR_OP_COUNT + (size_t)op] =
+                n ? ref_reduce((yamr_op)op, t, p, data + begin * elem, n) : empty;
+        }
+    }
+}
+
+/* Every op, both NaN policies, every instruction set and thread cap on rows x cols (ld) or on
+ * `rows` segments (offsets non-NULL, non-decreasing); each answer against the reference. */
+static void check_short_case(yamr_dtype t, size_t rows, size_t cols, size_t ld,
+                             const int64_t *offsets, const char *pattern)
+{
+    const size_t elem = yamr_dtype_size(t);
+    ref_result *ref = (ref_result *)malloc(rows * YAMR_OP_COUNT * sizeof *ref);
+    unsigned char *values = (unsigned char *)malloc((rows + 1) * 8);
+    int64_t *indices = (int64_t *)malloc((rows + 1) * sizeof *indices);
+    assert_non_null(ref);
+    assert_non_null(values);
+    assert_non_null(indices);
+    /* Below two threads' worth of bytes every cap runs one thread: one cap is enough. */
+    const size_t bytes = (offsets ? (size_t)offsets[rows] : rows * ld) * elem;
+    const int cap_count = bytes < 2 * (size_t)YAMR__CPU_MIN_BYTES_PER_THREAD ? 1 : CAP_COUNT;
+    for (int p = 0; p <= YAMR_NAN_IGNORE; ++p) {
+        assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)p), YAMR_SUCCESS);
+        short_reference(t, (yamr_nan_policy)p, rows, offsets, cols, ld, ref);
+        for (int isa = 0; isa < YAMR__CPU_ISA_COUNT; ++isa) {
+            if (!yamr__cpu_isa_runs_here((yamr__cpu_isa)isa)) continue;
+            ctx->cpu.isa = (yamr__cpu_isa)isa;
+            for (int c = 0; c < cap_count; ++c) {
+                assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
+                for (int op = 0; op < YAMR_OP_COUNT; ++op) {
+                    memset(values, 0xa5, (rows + 1) * 8);
+                    memset(indices, 0xa5, (rows + 1) * sizeof *indices);
+                    const yamr_status s =
+                        offsets ? yamr_reduce_segments(ctx, (yamr_op)op, t, data, offsets, rows,
+                                                       values, indices)
+                                : yamr_reduce_rows(ctx, (yamr_op)op, t, data, rows, cols, ld,
+                                                   values, indices);
+                    assert_int_equal(s, YAMR_SUCCESS);
+                    if (values[rows * elem] != 0xa5 ||
+                        indices[rows] != (int64_t)0xa5a5a5a5a5a5a5a5ull)
+                        fail_msg("short rows: wrote past the last row");
+                    for (size_t r = 0; r < rows; ++r) {
+                        const ref_result want = ref[r * YAMR_OP_COUNT + (size_t)op];
+                        answer got = {load_bits(t, values, r), indices[r]};
+                        if (op == YAMR_OP_MAX || op == YAMR_OP_MIN) got.index = want.index;
+                        if (offsets && offsets[r + 1] == offsets[r]) { /* empty segment */
+                            if (got.index != -1 || got.bits != yamr__empty_value_bits(t))
+                                fail_msg("empty segment %zu gave %llx@%lld", r,
+                                         (unsigned long long)got.bits, (long long)got.index);
+                            continue;
+                        }
+                        /* The message only for a failure: it costs more than the check. */
+                        if (got.index == want.index && (want.index < 0 ? bits_are_nan(t, got.bits)
+                                                                       : got.bits == want.value_bits))
+                            continue;
+                        char what[200];
+                        snprintf(what, sizeof what,
+                                 "short %s %s %s %zu (of %zu) cols %zu op %d nan %d isa %s "
+                                 "threads<=%d",
+                                 offsets ? "segments" : "rows", yamr_dtype_name(t), pattern, r,
+                                 rows, offsets ? (size_t)(offsets[r + 1] - offsets[r]) : cols, op,
+                                 p, yamr__cpu_isa_name((yamr__cpu_isa)isa), caps[c]);
+                        expect_ref(t, want, got, what);
+                    }
+                }
+            }
+        }
+    }
+    ctx->cpu.isa = yamr__cpu_detect_isa();
+    assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
+    free(ref);
+    free(values);
+    free(indices);
+}
+
+/* Rows of every length 1..70 (the vectors hold 8 to 64 lanes; rows under a vector's lanes are
+ * taken many rows at a time), around 128 and 256 and the fused pass's limit, every pattern
+ * (NaN, ties, -0.0 and +0.0, all lowest, all NaN); more rows than lanes, an odd count, and a
+ * padded leading dimension. Then, long enough to spread over threads, rows of 5 and 100. */
+static void test_short_rows(void **state)
+{
+    (void)state;
+    uint64_t rng = test_seed();
+    const size_t limit = max_n();
+    size_t lengths[80];
+    size_t count = 0;
+    for (size_t n = 1; n <= 70; ++n) lengths[count++] = n;
+    const size_t more[] = {127, 128, 129, 255, 257, YAMR__CPU_SHORT_ROW - 1, YAMR__CPU_SHORT_ROW,
+                           YAMR__CPU_SHORT_ROW + 1};
+    for (size_t k = 0; k < sizeof more / sizeof more[0]; ++k) lengths[count++] = more[k];
+    for (int ti = 0; ti < YAMR_DTYPE_COUNT; ++ti) {
+        const yamr_dtype t = (yamr_dtype)ti;
+        for (size_t k = 0; k < count; ++k) {
+            const size_t cols = lengths[k];
+            const size_t rows = cols > 300 ? 5 : 133, ld = cols + (k % 3 == 1 ? 3 : 0);
+            if ((rows - 1) * ld + cols > limit) continue;
+            for (int pat = 0; pat < PATTERN_COUNT; ++pat) {
+                if (!pattern_applies((data_pattern)pat, t)) continue;
+                if (cols > 300 && pat != PATTERN_MIXED && pat != PATTERN_FEW_NAN) continue;
+                fill_pattern((data_pattern)pat, t, data, (rows - 1) * ld + cols, &rng);
+                check_short_case(t, rows, cols, ld, NULL, pattern_name((data_pattern)pat));
+            }
+        }
+        const size_t share = YAMR__CPU_MIN_BYTES_PER_THREAD / yamr_dtype_size(t);
+        for (size_t cols = 5; cols <= 100; cols += 95) {
+            const size_t rows = 3 * share / cols + 67;
+            if (rows * cols > limit) continue;
+            fill_pattern(PATTERN_MIXED, t, data, rows * cols, &rng);
+            check_short_case(t, rows, cols, cols, NULL, "mixed, spread");
+        }
+    }
+}
+
+/* Segments of every length 0..70 in random order, then long enough to spread over threads. */
+static void test_short_segments(void **state)
+{
+    (void)state;
+    uint64_t rng = test_seed();
+    const size_t limit = max_n();
+    for (int ti = 0; ti < YAMR_DTYPE_COUNT; ++ti) {
+        const yamr_dtype t = (yamr_dtype)ti;
+        const size_t share = YAMR__CPU_MIN_BYTES_PER_THREAD / yamr_dtype_size(t);
+        for (int big = 0; big < 2; ++big) {
+            const size_t segments = big ? 3 * share / 35 + 71 : 3 * 71;
+            int64_t *offsets = (int64_t *)malloc((segments + 1) * sizeof *offsets);
+            assert_non_null(offsets);
+            offsets[0] = 3;
+            for (size_t s = 0; s < segments; ++s) {
+                const size_t len = big ? (size_t)(rng_next(&rng) % 71) : (s * 37) % 71;
+                offsets[s + 1] = offsets[s] + (int64_t)len;
+            }
+            if ((size_t)offsets[segments] <= limit) {
+                for (int pat = 0; pat < PATTERN_COUNT; ++pat) {
+                    if (!pattern_applies((data_pattern)pat, t)) continue;
+                    if (big && pat != PATTERN_MIXED) continue;
+                    fill_pattern((data_pattern)pat, t, data, (size_t)offsets[segments], &rng);
+                    check_short_case(t, segments, 0, 0, offsets, pattern_name((data_pattern)pat));
+                }
+            }
+            free(offsets);
+        }
+    }
+}
+
 static void test_segments_paths(void **state)
 {
     (void)state;
@@ -496,6 +653,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_size_overflow),   cmocka_unit_test(test_segment_length),
         cmocka_unit_test(test_scan_paths),      cmocka_unit_test(test_rows_paths),
         cmocka_unit_test(test_segments_paths),  cmocka_unit_test(test_softmax_threads),
+        cmocka_unit_test(test_short_rows),      cmocka_unit_test(test_short_segments),
     };
     return cmocka_run_group_tests_name("cpu backend", tests, setup, teardown);
 }

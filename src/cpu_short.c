@@ -1,0 +1,709 @@
+/*
+ * The fused pass for short rows and segments: a range of rows (segments) in one function compiled
+ * per instruction set, each row read once, its answer kept in registers and written out, with no
+ * call or dispatch per row. Per row, two vectors of lanes each keep their best and the first
+ * offset of it (a strictly larger one replaces, so a lane keeps its first); the row's answer is
+ * the largest lane best and the least offset among the lanes that hold it: the first index of
+ * the best. f32 and f64 rows compare floats (MIN compares negated values) and take the keys when
+ * the row holds a NaN; halves and integers compare yamr_keys.h's split keys; so ties, -0.0 and
+ * both NaN policies are those of every other path. The lanes are written with GCC/Clang vector
+ * extensions (compilers do not vectorize a loop that tracks the index of its best) and, on
+ * AVX-512, with intrinsics for what the extensions cannot say (mask registers, vpmax, masked
+ * moves). Matrix rows shorter than the lanes are taken LANES rows at a time, lane j walking row
+ * j, with no per-row reduction. Rows (segments) longer than YAMR__CPU_SHORT_ROW take the block
+ * scan of cpu_scan.c, one call each.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cpu_backend.h"
+#include "yamr_keys.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define YAMR__CPU_INLINE static inline __attribute__((always_inline))
+#else
+#define YAMR__CPU_INLINE static inline
+#endif
+
+/* Lanes per row: two 512-bit vectors of keys (four AVX2 vectors, eight SSE2 ones), so that two
+ * independent compare-and-select chains hide each other's latency. */
+#define LANES16 64
+#define LANES32 32
+#define LANES64 16
+
+YAMR__CPU_INLINE uint16_t key16(yamr_dtype t, const void *p, size_t i, uint16_t flip,
+                                uint16_t nan_key)
+{
+    const uint16_t bits = ((const uint16_t *)p)[i];
+    const int nan = yamr__is_nan_half(bits, t == YAMR_DTYPE_BF16 ? YAMR_BF16_INF : YAMR_F16_INF);
+    const uint16_t nan_mask = (uint16_t)(0u - (unsigned)nan);
+    return (uint16_t)(((yamr__ord_half16(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask));
+}
+
+YAMR__CPU_INLINE uint32_t key32(yamr_dtype t, const void *p, size_t i, uint32_t flip,
+                                uint32_t nan_key)
+{
+    const uint32_t bits = ((const uint32_t *)p)[i];
+    if (t == YAMR_DTYPE_U32) return bits ^ flip;
+    if (t == YAMR_DTYPE_I32) return yamr__ord_i32(bits) ^ flip;
+    const uint32_t nan_mask = 0u - (uint32_t)yamr__is_nan_f32(bits);
+    return ((yamr__ord_f32(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask);
+}
+
+YAMR__CPU_INLINE uint64_t key64(yamr_dtype t, const void *p, size_t i, uint64_t flip,
+                                uint64_t nan_key)
+{
+    const uint64_t bits = ((const uint64_t *)p)[i];
+    if (t == YAMR_DTYPE_I64) return yamr__ord_i64(bits) ^ flip;
+    const uint64_t nan_mask = 0u - (uint64_t)yamr__is_nan_f64(bits);
+    return ((yamr__ord_f64(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+/*
+ * The lanes as GCC/Clang vectors of 64 bytes (one AVX-512 register, two AVX2 or four SSE2 ones:
+ * the compiler splits them): the same key arithmetic as key##W on whole vectors. Compilers do
+ * not vectorize a loop that tracks an index of the best, so the vectors are written out.
+ */
+#define YAMR__CPU_VECTORS 1
+/* Vectors pass only between inlined functions, by pointer: no ABI to warn about. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef uint16_t vec16 __attribute__((vector_size(64)));
+typedef uint32_t vec32 __attribute__((vector_size(64)));
+typedef uint64_t vec64 __attribute__((vector_size(64)));
+
+YAMR__CPU_INLINE void vkey_bits16(yamr_dtype t, const vec16 *loaded, uint16_t flip,
+                                  uint16_t nan_key, vec16 *key)
+{
+    const vec16 bits = *loaded;
+    const uint16_t inf = t == YAMR_DTYPE_BF16 ? YAMR_BF16_INF : YAMR_F16_INF;
+    const vec16 magnitude = bits & 0x7fff;
+    const vec16 nan = (vec16)(magnitude > inf);
+    const vec16 b = bits & (vec16)(magnitude != 0); /* -0.0 as +0.0 */
+    const vec16 ord = b ^ ((vec16)(b - b - (b >> 15)) | 0x8000);
+    *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
+}
+
+YAMR__CPU_INLINE void vkey_bits32(yamr_dtype t, const vec32 *loaded, uint32_t flip,
+                                  uint32_t nan_key, vec32 *key)
+{
+    const vec32 bits = *loaded;
+    if (t == YAMR_DTYPE_U32) {
+        *key = bits ^ flip;
+        return;
+    }
+    if (t == YAMR_DTYPE_I32) {
+        *key = bits ^ (0x80000000u ^ flip);
+        return;
+    }
+    const vec32 magnitude = bits & 0x7fffffffu;
+    const vec32 nan = (vec32)(magnitude > 0x7f800000u);
+    const vec32 b = bits & (vec32)(magnitude != 0);
+    const vec32 ord = b ^ ((vec32)(b - b - (b >> 31)) | 0x80000000u);
+    *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
+}
+
+YAMR__CPU_INLINE void vkey_bits64(yamr_dtype t, const vec64 *loaded, uint64_t flip,
+                                  uint64_t nan_key, vec64 *key)
+{
+    const vec64 bits = *loaded;
+    if (t == YAMR_DTYPE_I64) {
+        *key = bits ^ ((uint64_t)0x8000000000000000ull ^ flip);
+        return;
+    }
+    const vec64 magnitude = bits & (uint64_t)0x7fffffffffffffffull;
+    const vec64 nan = (vec64)(magnitude > (uint64_t)0x7ff0000000000000ull);
+    const vec64 b = bits & (vec64)(magnitude != 0);
+    const vec64 ord = b ^ ((vec64)(b - b - (b >> 63)) | (uint64_t)0x8000000000000000ull);
+    *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
+}
+
+/* The keys of the 64 bytes at element i of p. */
+#define YAMR__CPU_DEFINE_VKEY(W, Key)                                                          \
+    YAMR__CPU_INLINE void vkey##W(yamr_dtype t, const void *p, size_t i, Key flip, Key nan_key, \
+                                  vec##W *key)                                                 \
+    {                                                                                          \
+        vec##W bits;                                                                           \
+        memcpy(&bits, (const Key *)p + i, sizeof bits);                                        \
+        vkey_bits##W(t, &bits, flip, nan_key, key);                                            \
+    }
+YAMR__CPU_DEFINE_VKEY(16, uint16_t)
+YAMR__CPU_DEFINE_VKEY(32, uint32_t)
+YAMR__CPU_DEFINE_VKEY(64, uint64_t)
+
+/* Two vectors of lanes at a time over [0, n - n % (2 * PER)), PER lanes per vector; the strict
+ * compare keeps each lane's first best. Then the largest lane key and the least offset among the
+ * lanes that hold it (lanes that saw only bottom keys keep offset 0, which matters only when every
+ * key is the bottom, and then offset 0 is the answer). Returns where the vectors stopped. */
+#define YAMR__CPU_DEFINE_VECTOR_LANES(W, Key)                                                  \
+    YAMR__CPU_INLINE size_t vector_lanes##W(yamr_dtype t, Key flip, Key nan_key, const void *in, \
+                                            size_t n, Key *key, Key *offset)                   \
+    {                                                                                          \
+        enum { PER = 64 / sizeof(Key) };                                                       \
+        static const Key iota[2 * PER] = {YAMR__CPU_LANE_OFFSETS##W};                          \
+        vec##W best0 = {0}, best1 = {0}, at0 = {0}, at1 = {0}, index0, index1;                 \
+        memcpy(&index0, iota, sizeof index0);                                                  \
+        memcpy(&index1, iota + PER, sizeof index1);                                            \
+        size_t i = 0;                                                                          \
+        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
+            vec##W k0, k1;                                                                     \
+            vkey##W(t, in, i, flip, nan_key, &k0);                                             \
+            vkey##W(t, in, i + PER, flip, nan_key, &k1);                                       \
+            const vec##W better0 = (vec##W)(k0 > best0), better1 = (vec##W)(k1 > best1);       \
+            best0 = (k0 & better0) | (best0 & ~better0);                                       \
+            best1 = (k1 & better1) | (best1 & ~better1);                                       \
+            at0 = (index0 & better0) | (at0 & ~better0);                                       \
+            at1 = (index1 & better1) | (at1 & ~better1);                                       \
+            index0 += (Key)(2 * PER);                                                          \
+            index1 += (Key)(2 * PER);                                                          \
+        }                                                                                      \
+        const vec##W first1 = (vec##W)(best1 > best0);                                         \
+        const vec##W top = (best1 & first1) | (best0 & ~first1);                               \
+        Key most = 0;                                                                          \
+        for (int j = 0; j < PER; ++j) most = top[j] > most ? top[j] : most;                    \
+        const vec##W holds0 = (vec##W)(best0 == most), holds1 = (vec##W)(best1 == most);       \
+        const vec##W o0 = at0 | ~holds0, o1 = at1 | ~holds1;                                   \
+        const vec##W less1 = (vec##W)(o1 < o0);                                                \
+        const vec##W o = (o1 & less1) | (o0 & ~less1);                                         \
+        Key least = (Key)~(Key)0;                                                              \
+        for (int j = 0; j < PER; ++j) least = o[j] < least ? o[j] : least;                     \
+        *key = most;                                                                           \
+        *offset = least;                                                                       \
+        return i;                                                                              \
+    }
+
+/*
+ * f32 and f64 rows without NaN: the same lanes with float compares, a third of the key arithmetic
+ * (MIN compares negated values: the sign bit flipped). A float compare ties -0.0 with +0.0 as the
+ * keys do, and the value written is the element's own. Returns 0 (the caller takes the keys) when
+ * the row holds a NaN; else 1 and the row's first index of its best in *index.
+ */
+#define YAMR__CPU_DEFINE_FLOAT_LANES(W, Float, Key, Dtype)                                     \
+    YAMR__CPU_INLINE int float_row##W(yamr_dtype t, Key sign, const void *in, size_t n,        \
+                                      size_t *index)                                           \
+    {                                                                                          \
+        typedef Float vfloat __attribute__((vector_size(64)));                                 \
+        enum { PER = 64 / sizeof(Key) };                                                       \
+        static const Key iota[2 * PER] = {YAMR__CPU_LANE_OFFSETS##W};                          \
+        if (t != Dtype) return 0;                                                              \
+        const Key *x = (const Key *)in;                                                        \
+        vfloat best0 = {0}, best1;                                                             \
+        best0 = best0 - (Float)INFINITY;                                                       \
+        best1 = best0;                                                                         \
+        vec##W at0 = {0}, at1 = {0}, nan = {0}, index0, index1;                                \
+        memcpy(&index0, iota, sizeof index0);                                                  \
+        memcpy(&index1, iota + PER, sizeof index1);                                            \
+        size_t i = 0;                                                                          \
+        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
+            vec##W b0, b1;                                                                     \
+            memcpy(&b0, x + i, sizeof b0);                                                     \
+            memcpy(&b1, x + i + PER, sizeof b1);                                               \
+            const vfloat v0 = (vfloat)(b0 ^ sign), v1 = (vfloat)(b1 ^ sign);                   \
+            const vec##W better0 = (vec##W)(v0 > best0), better1 = (vec##W)(v1 > best1);       \
+            nan |= (vec##W)(v0 != v0) | (vec##W)(v1 != v1);                                    \
+            best0 = (vfloat)(((vec##W)v0 & better0) | ((vec##W)best0 & ~better0));             \
+            best1 = (vfloat)(((vec##W)v1 & better1) | ((vec##W)best1 & ~better1));             \
+            at0 = (index0 & better0) | (at0 & ~better0);                                       \
+            at1 = (index1 & better1) | (at1 & ~better1);                                       \
+            index0 += (Key)(2 * PER);                                                          \
+            index1 += (Key)(2 * PER);                                                          \
+        }                                                                                      \
+        Key any_nan = 0;                                                                       \
+        for (int j = 0; j < PER; ++j) any_nan |= nan[j];                                       \
+        if (any_nan) return 0;                                                                 \
+        const vec##W first1 = (vec##W)(best1 > best0);                                         \
+        const vfloat top = (vfloat)(((vec##W)best1 & first1) | ((vec##W)best0 & ~first1));     \
+        Float most = -(Float)INFINITY;                                                         \
+        for (int j = 0; j < PER; ++j) most = top[j] > most ? top[j] : most;                    \
+        const vec##W holds0 = (vec##W)(best0 == most), holds1 = (vec##W)(best1 == most);       \
+        const vec##W o0 = at0 | ~holds0, o1 = at1 | ~holds1;                                   \
+        const vec##W less1 = (vec##W)(o1 < o0);                                                \
+        const vec##W o = (o1 & less1) | (o0 & ~less1);                                         \
+        Key least = (Key)~(Key)0;                                                              \
+        for (int j = 0; j < PER; ++j) least = o[j] < least ? o[j] : least;                     \
+        size_t at = least;                                                                     \
+        for (; i < n; ++i) {                                                                   \
+            const Key b = x[i] ^ sign;                                                         \
+            Float v;                                                                           \
+            memcpy(&v, &b, sizeof v);                                                          \
+            if (v != v) return 0;                                                              \
+            if (v > most) {                                                                    \
+                most = v;                                                                      \
+                at = i;                                                                        \
+            }                                                                                  \
+        }                                                                                      \
+        *index = at;                                                                           \
+        return 1;                                                                              \
+    }
+
+#define YAMR__CPU_IOTA8(b) b, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7
+#define YAMR__CPU_IOTA32(b) YAMR__CPU_IOTA8(b), YAMR__CPU_IOTA8(b + 8), YAMR__CPU_IOTA8(b + 16), \
+                            YAMR__CPU_IOTA8(b + 24)
+#define YAMR__CPU_LANE_OFFSETS16 YAMR__CPU_IOTA32(0), YAMR__CPU_IOTA32(32)
+#define YAMR__CPU_LANE_OFFSETS32 YAMR__CPU_IOTA32(0)
+#define YAMR__CPU_LANE_OFFSETS64 YAMR__CPU_IOTA8(0), YAMR__CPU_IOTA8(8)
+YAMR__CPU_DEFINE_VECTOR_LANES(16, uint16_t)
+YAMR__CPU_DEFINE_VECTOR_LANES(32, uint32_t)
+YAMR__CPU_DEFINE_VECTOR_LANES(64, uint64_t)
+YAMR__CPU_DEFINE_FLOAT_LANES(32, float, uint32_t, YAMR_DTYPE_F32)
+YAMR__CPU_DEFINE_FLOAT_LANES(64, double, uint64_t, YAMR_DTYPE_F64)
+#else
+/* Without vectors: always the keys. */
+YAMR__CPU_INLINE int float_row32(yamr_dtype t, uint32_t sign, const void *in, size_t n,
+                                 size_t *index)
+{
+    (void)t, (void)sign, (void)in, (void)n, (void)index;
+    return 0;
+}
+YAMR__CPU_INLINE int float_row64(yamr_dtype t, uint64_t sign, const void *in, size_t n,
+                                 size_t *index)
+{
+    (void)t, (void)sign, (void)in, (void)n, (void)index;
+    return 0;
+}
+#endif
+/* Halves have no C float type: always the keys. */
+YAMR__CPU_INLINE int float_row16(yamr_dtype t, uint16_t sign, const void *in, size_t n,
+                                 size_t *index)
+{
+    (void)t, (void)sign, (void)in, (void)n, (void)index;
+    return 0;
+}
+
+/*
+ * For keys of W bits (type Key, which also holds a short row's offsets, so that offsets fill a
+ * vector as keys do):
+ *  - row##W: one row of n >= 1 elements: whole vectors of lanes, then the rest one by one,
+ *    a strictly larger key replacing (the rest lies after every vector element);
+ *  - across##W: LANES rows of `cols` < LANES elements, `ld` apart, lane j walking row j.
+ */
+#define YAMR__CPU_DEFINE_SHORT(W, Key)                                                         \
+    YAMR__CPU_INLINE size_t row##W(yamr_dtype t, Key flip, Key nan_key, const void *in,        \
+                                   size_t n, Key *key)                                         \
+    {                                                                                          \
+        Key best = 0, at = 0;                                                                  \
+        size_t i = YAMR__CPU_ROW_VECTORS(W);                                                   \
+        for (; i < n; ++i) {                                                                   \
+            const Key k = key##W(t, in, i, flip, nan_key);                                     \
+            if (k > best) {                                                                    \
+                best = k;                                                                      \
+                at = (Key)i;                                                                   \
+            }                                                                                  \
+        }                                                                                      \
+        *key = best;                                                                           \
+        return at;                                                                             \
+    }                                                                                          \
+                                                                                               \
+    YAMR__CPU_INLINE void across##W(yamr_dtype t, Key flip, Key nan_key, const void *in,       \
+                                    size_t ld, size_t cols, Key best[LANES##W],                \
+                                    Key at[LANES##W])                                          \
+    {                                                                                          \
+        for (int j = 0; j < LANES##W; ++j) {                                                   \
+            best[j] = 0;                                                                       \
+            at[j] = 0;                                                                         \
+        }                                                                                      \
+        for (size_t c = 0; c < cols; ++c)                                                      \
+            for (int j = 0; j < LANES##W; ++j) {                                               \
+                const Key k = key##W(t, in, (size_t)j * ld + c, flip, nan_key);                \
+                const int better = k > best[j];                                                \
+                best[j] = better ? k : best[j];                                                \
+                at[j] = better ? (Key)c : at[j];                                               \
+            }                                                                                  \
+    }
+
+/* The whole vectors of a row: where they stopped, their best in `best` and `at`. */
+#ifdef YAMR__CPU_VECTORS
+#define YAMR__CPU_ROW_VECTORS(W) vector_lanes##W(t, flip, nan_key, in, n, &best, &at)
+#else
+#define YAMR__CPU_ROW_VECTORS(W) 0
+#endif
+
+YAMR__CPU_DEFINE_SHORT(16, uint16_t)
+YAMR__CPU_DEFINE_SHORT(32, uint32_t)
+YAMR__CPU_DEFINE_SHORT(64, uint64_t)
+
+#if YAMR__CPU_HAVE_AVX512
+#include <immintrin.h>
+
+#define YAMR__CPU_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+/*
+ * Rows shorter than two vectors (n < 2 * PER), on AVX-512: the row in two masked loads (the
+ * masked-off lanes read nothing and are set to -inf, or to the bottom key), the largest lane,
+ * then the first lane that holds it (the lowest set bit of an equality mask): no loop, no
+ * per-lane offsets. small_float_row##W returns 0 for a row with a NaN (the caller takes
+ * small_key_row##W); small_key_row##W also gives the best key.
+ */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE uint16_t yamr__cpu_max_epu16(__m512i v)
+{
+    const __m256i a = _mm256_max_epu16(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    const __m128i b = _mm_max_epu16(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+    /* phminposuw finds the least of eight: the largest is the complement of the complements'. */
+    const __m128i least = _mm_minpos_epu16(_mm_xor_si128(b, _mm_set1_epi16(-1)));
+    return (uint16_t)~(unsigned)_mm_extract_epi16(least, 0);
+}
+#define YAMR__CPU_MAX_16(v) yamr__cpu_max_epu16(v)
+#define YAMR__CPU_MAX_32(v) _mm512_reduce_max_epu32(v)
+#define YAMR__CPU_MAX_64(v) _mm512_reduce_max_epu64(v)
+
+/* The first set bit of the pair (mask0, mask1) of PER lanes each; one of them is not 0. */
+#define YAMR__CPU_FIRST_LANE(mask0, mask1, PER)                                                \
+    ((mask0) ? (size_t)__builtin_ctz((unsigned)(mask0))                                        \
+             : (size_t)(PER) + (size_t)__builtin_ctz((unsigned)(mask1)))
+
+#define YAMR__CPU_DEFINE_SMALL_KEY_ROW_AVX512(W, Key, epu, epi, Mask, PER)                     \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t small_key_row##W##_avx512(                 \
+        yamr_dtype t, Key flip, Key nan_key, const void *in, size_t n, Key *key)               \
+    {                                                                                          \
+        const Mask all = (Mask)~(Mask)0;                                                       \
+        const Mask m0 = n >= PER ? all : (Mask)(((Mask)1 << n) - 1);                           \
+        const Mask m1 = n > PER ? (Mask)(((Mask)1 << (n - PER)) - 1) : (Mask)0;                \
+        const Key *x = (const Key *)in;                                                        \
+        const __m512i b0 = _mm512_maskz_loadu_##epi(m0, (const void *)x);                      \
+        const __m512i b1 = _mm512_maskz_loadu_##epi(m1, (const void *)(x + PER));              \
+        vec##W bits0 = (vec##W)b0, bits1 = (vec##W)b1, key0, key1;                             \
+        vkey_bits##W(t, &bits0, flip, nan_key, &key0);                                         \
+        vkey_bits##W(t, &bits1, flip, nan_key, &key1);                                         \
+        const __m512i k0 = _mm512_maskz_mov_##epi(m0, (__m512i)key0);                         \
+        const __m512i k1 = _mm512_maskz_mov_##epi(m1, (__m512i)key1);                          \
+        const Key most = (Key)YAMR__CPU_MAX_##W(_mm512_max_##epu(k0, k1));                     \
+        const __m512i top = _mm512_set1_##epi((Key)most);                                      \
+        const Mask e0 = (Mask)(_mm512_cmpeq_##epu##_mask(k0, top) & m0);                       \
+        const Mask e1 = (Mask)(_mm512_cmpeq_##epu##_mask(k1, top) & m1);                       \
+        *key = most;                                                                           \
+        return YAMR__CPU_FIRST_LANE(e0, e1, PER);                                              \
+    }
+
+YAMR__CPU_DEFINE_SMALL_KEY_ROW_AVX512(16, uint16_t, epu16, epi16, __mmask32, 32)
+YAMR__CPU_DEFINE_SMALL_KEY_ROW_AVX512(32, uint32_t, epu32, epi32, __mmask16, 16)
+YAMR__CPU_DEFINE_SMALL_KEY_ROW_AVX512(64, uint64_t, epu64, epi64, __mmask8, 8)
+
+#define YAMR__CPU_DEFINE_SMALL_FLOAT_ROW_AVX512(W, Float, Key, Dtype, Vec, ps, epi, Mask, PER)  \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int small_float_row##W##_avx512(                  \
+        yamr_dtype t, Key sign, const void *in, size_t n, size_t *index)                       \
+    {                                                                                          \
+        if (t != Dtype) return 0;                                                              \
+        const Mask all = (Mask)~(Mask)0;                                                       \
+        const Mask m0 = n >= PER ? all : (Mask)(((Mask)1 << n) - 1);                           \
+        const Mask m1 = n > PER ? (Mask)(((Mask)1 << (n - PER)) - 1) : (Mask)0;                \
+        const Key *x = (const Key *)in;                                                        \
+        const __m512i flip = _mm512_set1_##epi((Key)sign);                                     \
+        const Vec lowest = _mm512_set1_##ps(-(Float)INFINITY);                                 \
+        const __m512i b0 = _mm512_maskz_loadu_##epi(m0, (const void *)x);                      \
+        const __m512i b1 = _mm512_maskz_loadu_##epi(m1, (const void *)(x + PER));              \
+        const Vec v0 =                                                                         \
+            _mm512_mask_mov_##ps(lowest, m0, _mm512_castsi512_##ps(_mm512_xor_si512(b0, flip))); \
+        const Vec v1 =                                                                         \
+            _mm512_mask_mov_##ps(lowest, m1, _mm512_castsi512_##ps(_mm512_xor_si512(b1, flip))); \
+        if (_mm512_cmp_##ps##_mask(v0, v1, _CMP_UNORD_Q)) return 0;                            \
+        const Vec top = _mm512_set1_##ps(_mm512_reduce_max_##ps(_mm512_max_##ps(v0, v1)));     \
+        const Mask e0 = (Mask)(_mm512_cmp_##ps##_mask(v0, top, _CMP_EQ_OQ) & m0);              \
+        const Mask e1 = (Mask)(_mm512_cmp_##ps##_mask(v1, top, _CMP_EQ_OQ) & m1);              \
+        *index = YAMR__CPU_FIRST_LANE(e0, e1, PER);                                            \
+        return 1;                                                                              \
+    }
+
+YAMR__CPU_DEFINE_SMALL_FLOAT_ROW_AVX512(32, float, uint32_t, YAMR_DTYPE_F32, __m512, ps, epi32,
+                                        __mmask16, 16)
+YAMR__CPU_DEFINE_SMALL_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d, pd, epi64,
+                                        __mmask8, 8)
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int small_float_row16_avx512(yamr_dtype t,
+                                                                      uint16_t sign,
+                                                                      const void *in, size_t n,
+                                                                      size_t *index)
+{
+    (void)t, (void)sign, (void)in, (void)n, (void)index;
+    return 0;
+}
+
+/*
+ * float_row##W with AVX-512 instructions, which the vector extensions do not reach: the compare
+ * goes to a mask register, the best to vmaxps (max(v, best) is best on ties, on signed zeros and
+ * on a NaN v, so it is exactly "v if v > best"), the offset to a masked move of the iteration's
+ * start (the lane's own offset is added at the end), and one unordered compare of the two loads
+ * flags a NaN in either. Same answers as float_row##W.
+ */
+#define YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(W, Float, Key, Dtype, Vec, ps, epi, Mask, PER)       \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int float_row##W##_avx512(                        \
+        yamr_dtype t, Key sign, const void *in, size_t n, size_t *index)                       \
+    {                                                                                          \
+        if (t != Dtype) return 0;                                                              \
+        const Key *x = (const Key *)in;                                                        \
+        const __m512i flip = _mm512_set1_##epi((Key)sign);                                     \
+        Vec best0 = _mm512_set1_##ps(-(Float)INFINITY), best1 = best0;                  \
+        __m512i at0 = _mm512_setzero_si512(), at1 = at0;                                       \
+        Mask nan = 0;                                                                          \
+        size_t i = 0;                                                                          \
+        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
+            const Vec v0 = _mm512_castsi512_##ps(                                       \
+                _mm512_xor_si512(_mm512_loadu_si512((const void *)(x + i)), flip));            \
+            const Vec v1 = _mm512_castsi512_##ps(                                       \
+                _mm512_xor_si512(_mm512_loadu_si512((const void *)(x + i + PER)), flip));      \
+            const Mask better0 = _mm512_cmp_##ps##_mask(v0, best0, _CMP_GT_OQ);                \
+            const Mask better1 = _mm512_cmp_##ps##_mask(v1, best1, _CMP_GT_OQ);                \
+            nan |= _mm512_cmp_##ps##_mask(v0, v1, _CMP_UNORD_Q);                              \
+            best0 = _mm512_max_##ps(v0, best0);                                                \
+            best1 = _mm512_max_##ps(v1, best1);                                                \
+            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
+            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
+            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+        }                                                                                      \
+        if (nan) return 0;                                                                     \
+        Float most = _mm512_reduce_max_##ps(_mm512_max_##ps(best0, best1));                    \
+        /* Lanes that never took an element hold offset 0 + lane: they hold `most` only when   \
+         * it is -inf, every element -inf, and then lane 0's offset 0 is the answer. */         \
+        Key lane[2 * PER];                                                                     \
+        for (int j = 0; j < 2 * PER; ++j) lane[j] = (Key)j;                                    \
+        const __m512i o0 = _mm512_add_##epi(at0, _mm512_loadu_si512((const void *)lane));      \
+        const __m512i o1 = _mm512_add_##epi(at1, _mm512_loadu_si512((const void *)(lane + PER))); \
+        const __m512i none = _mm512_set1_##epi((Key)~(Key)0);                                  \
+        const Vec top = _mm512_set1_##ps(most);                                         \
+        const Mask holds0 = _mm512_cmp_##ps##_mask(best0, top, _CMP_EQ_OQ);                    \
+        const Mask holds1 = _mm512_cmp_##ps##_mask(best1, top, _CMP_EQ_OQ);                    \
+        const __m512i h0 = _mm512_mask_mov_##epi(none, holds0, o0);                            \
+        const __m512i h1 = _mm512_mask_mov_##epi(none, holds1, o1);                            \
+        size_t at = (size_t)YAMR__CPU_REDUCE_MIN_##W(h0, h1);                                  \
+        size_t tail;                                                                           \
+        if (i < n) { /* the rest, shorter than the two vectors: masked loads */                \
+            if (!small_float_row##W##_avx512(t, sign, x + i, n - i, &tail)) return 0;          \
+            const Key b = x[i + tail] ^ sign;                                                  \
+            Float v;                                                                           \
+            memcpy(&v, &b, sizeof v);                                                          \
+            if (v > most) at = i + tail;                                                       \
+        }                                                                                      \
+        *index = at;                                                                           \
+        return 1;                                                                              \
+    }
+
+#define YAMR__CPU_REDUCE_MIN_32(a, b) _mm512_reduce_min_epu32(_mm512_min_epu32(a, b))
+#define YAMR__CPU_REDUCE_MIN_64(a, b) _mm512_reduce_min_epu64(_mm512_min_epu64(a, b))
+YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(32, float, uint32_t, YAMR_DTYPE_F32, __m512, ps, epi32,
+                                  __mmask16, 16)
+YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d, pd, epi64,
+                                  __mmask8, 8)
+
+/*
+ * row##W with AVX-512 instructions: the keys of vkey##W, an unsigned compare to a mask register,
+ * vpmaxu for the best (the larger key, the old one on ties) and a masked move of the iteration's
+ * start for the offset, as above. Same answers as row##W.
+ */
+#define YAMR__CPU_DEFINE_KEY_ROW_AVX512(W, Key, epu, epi, Mask, PER)                           \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t key_row##W##_avx512(                       \
+        yamr_dtype t, Key flip, Key nan_key, const void *in, size_t n, Key *key)               \
+    {                                                                                          \
+        __m512i best0 = _mm512_setzero_si512(), best1 = best0, at0 = best0, at1 = best0;       \
+        size_t i = 0;                                                                          \
+        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
+            vec##W key0, key1;                                                                 \
+            vkey##W(t, in, i, flip, nan_key, &key0);                                           \
+            vkey##W(t, in, i + PER, flip, nan_key, &key1);                                     \
+            const __m512i k0 = (__m512i)key0, k1 = (__m512i)key1;                              \
+            const Mask better0 = _mm512_cmpgt_##epu##_mask(k0, best0);                         \
+            const Mask better1 = _mm512_cmpgt_##epu##_mask(k1, best1);                         \
+            best0 = _mm512_max_##epu(k0, best0);                                               \
+            best1 = _mm512_max_##epu(k1, best1);                                               \
+            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
+            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
+            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+        }                                                                                      \
+        Key lanes[PER];                                                                        \
+        _mm512_storeu_si512((void *)lanes, _mm512_max_##epu(best0, best1));                    \
+        Key most = 0;                                                                          \
+        for (int j = 0; j < PER; ++j) most = lanes[j] > most ? lanes[j] : most;                \
+        /* Lanes that never took an element hold offset 0 + lane: they hold `most` only when   \
+         * it is the bottom, every key the bottom, and then lane 0's offset 0 is the answer. */ \
+        Key lane[2 * PER];                                                                     \
+        for (int j = 0; j < 2 * PER; ++j) lane[j] = (Key)j;                                    \
+        const __m512i o0 = _mm512_add_##epi(at0, _mm512_loadu_si512((const void *)lane));      \
+        const __m512i o1 = _mm512_add_##epi(at1, _mm512_loadu_si512((const void *)(lane + PER))); \
+        const __m512i none = _mm512_set1_##epi((Key)~(Key)0), top = _mm512_set1_##epi(most);   \
+        const __m512i h0 = _mm512_mask_mov_##epi(none, _mm512_cmpeq_##epu##_mask(best0, top), o0); \
+        const __m512i h1 = _mm512_mask_mov_##epi(none, _mm512_cmpeq_##epu##_mask(best1, top), o1); \
+        _mm512_storeu_si512((void *)lanes, _mm512_min_##epu(h0, h1));                          \
+        Key least = (Key)~(Key)0;                                                              \
+        for (int j = 0; j < PER; ++j) least = lanes[j] < least ? lanes[j] : least;             \
+        size_t at = least;                                                                     \
+        if (i < n) { /* the rest, shorter than the two vectors: masked loads */                \
+            Key rest;                                                                          \
+            const size_t tail = small_key_row##W##_avx512(t, flip, nan_key, (const Key *)in + i, \
+                                                          n - i, &rest);                       \
+            if (rest > most) {                                                                 \
+                most = rest;                                                                   \
+                at = i + tail;                                                                 \
+            }                                                                                  \
+        }                                                                                      \
+        *key = most;                                                                           \
+        return at;                                                                             \
+    }
+
+YAMR__CPU_DEFINE_KEY_ROW_AVX512(16, uint16_t, epu16, epi16, __mmask32, 32)
+YAMR__CPU_DEFINE_KEY_ROW_AVX512(32, uint32_t, epu32, epi32, __mmask16, 16)
+YAMR__CPU_DEFINE_KEY_ROW_AVX512(64, uint64_t, epu64, epi64, __mmask8, 8)
+
+#endif
+
+/* Row or segment r of the batch: where it starts and how long it is (cpu_batch.c's row_at). */
+YAMR__CPU_INLINE const unsigned char *short_row_at(const yamr__gpu_batch *c, size_t elem,
+                                                   size_t r, size_t *n)
+{
+    if (c->kind == YAMR__BATCH_SEGMENTS) {
+        *n = (size_t)yamr__segment_length(c->offsets[r], c->offsets[r + 1]);
+        if (*n == 0) return (const unsigned char *)c->in;
+        return (const unsigned char *)c->in + (size_t)c->offsets[r] * elem;
+    }
+    *n = c->cols;
+    return (const unsigned char *)c->in + r * c->ld * elem;
+}
+
+/* Writes row r's answer: the element at `index` of `row`, or the empty answer (n == 0), or a
+ * float row of NaNs only under IGNORE (best key the bottom): its first element and -1. */
+YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
+                          const unsigned char *row, size_t n, int is_float, int bottom,
+                          size_t index)
+{
+    uint64_t bits = 0;
+    int64_t at = (int64_t)index;
+    if (n == 0) {
+        bits = yamr__empty_value_bits(c->dtype);
+        at = -1;
+    } else {
+        memcpy(&bits, row + index * elem, elem); /* little-endian */
+        if (is_float && bottom) at = -1;
+    }
+    memcpy((unsigned char *)c->values + r * elem, &bits, elem);
+    if (c->second) ((int64_t *)c->second)[r] = at;
+}
+
+/* Rows [begin, end) of the batch, dtype t (a constant inside each instruction set's copy).
+ * Target: the instruction set of the copy where its functions need one; FloatRow and KeyRow: its
+ * row functions (the vector extensions' or AVX-512's); Small: whether it has SmallFloatRow and
+ * SmallKeyRow for rows shorter than the lanes. */
+#define YAMR__CPU_DEFINE_SHORT_ROWS(W, Key, Suffix, Target, FloatRow, KeyRow, Small,            \
+                                    SmallFloatRow, SmallKeyRow)                               \
+    Target YAMR__CPU_INLINE void short_rows##W##Suffix(yamr__cpu_isa isa, yamr_dtype t,        \
+                                                       const yamr__gpu_batch *c, size_t begin, \
+                                                       size_t end)                             \
+    {                                                                                          \
+        const size_t elem = sizeof(Key);                                                       \
+        const int is_float = yamr__dtype_is_float(t);                                          \
+        const Key flip = c->is_min ? (Key)~(Key)0 : 0;                                         \
+        const Key nan_key = is_float && !c->nan_ignore ? (Key)~(Key)0 : 0;                     \
+        const Key sign = c->is_min ? (Key)((Key)1 << (8 * sizeof(Key) - 1)) : 0;               \
+        (void)sign;                                                                            \
+        size_t r = begin;                                                                      \
+        /* Matrix rows under a quarter of the lanes: many rows at a time (with Small, longer   \
+         * ones are a row at a time). */                                                       \
+        const size_t across_below = Small ? LANES##W / 4 : LANES##W;                           \
+        if (c->kind != YAMR__BATCH_SEGMENTS && c->cols > 0 && c->cols < across_below)          \
+            for (; end - r >= LANES##W; r += LANES##W) {                                       \
+                Key best[LANES##W];                                                            \
+                Key at[LANES##W];                                                           \
+                const unsigned char *first = (const unsigned char *)c->in + r * c->ld * elem;  \
+                across##W(t, flip, nan_key, first, c->ld, c->cols, best, at);                  \
+                for (int j = 0; j < LANES##W; ++j)                                             \
+                    put(c, elem, r + (size_t)j, first + (size_t)j * c->ld * elem, c->cols,     \
+                        is_float, best[j] == 0, at[j]);                                        \
+            }                                                                                  \
+        for (; r < end; ++r) {                                                                 \
+            size_t n;                                                                          \
+            const unsigned char *row = short_row_at(c, elem, r, &n);                           \
+            if (n == 0) {                                                                      \
+                put(c, elem, r, row, 0, is_float, 0, 0);                                       \
+            } else if (Small && n < LANES##W) {                                                \
+                size_t index;                                                                  \
+                if (SmallFloatRow(t, sign, row, n, &index)) {                                  \
+                    put(c, elem, r, row, n, is_float, 0, index);                               \
+                    continue;                                                                  \
+                }                                                                              \
+                Key key;                                                                       \
+                index = SmallKeyRow(t, flip, nan_key, row, n, &key);                           \
+                put(c, elem, r, row, n, is_float, key == 0, index);                            \
+            } else if (n <= YAMR__CPU_SHORT_ROW) {                                             \
+                size_t index;                                                                  \
+                if (FloatRow(t, sign, row, n, &index)) {                                       \
+                    put(c, elem, r, row, n, is_float, 0, index);                               \
+                    continue;                                                                  \
+                }                                                                              \
+                Key key;                                                                       \
+                index = KeyRow(t, flip, nan_key, row, n, &key);                                \
+                put(c, elem, r, row, n, is_float, key == 0, index);                            \
+            } else {                                                                           \
+                yamr__cpu_best best[2];                                                        \
+                yamr__cpu_scan(isa, t, 1, c->is_min, c->nan_ignore, row, n, best);             \
+                put(c, elem, r, row, n, is_float, best[0].key == YAMR_KEY_BOTTOM,              \
+                    best[0].index);                                                            \
+            }                                                                                  \
+        }                                                                                      \
+    }
+
+/* Every dtype: a switch to constants, so that each dtype gets its own loops. */
+#define YAMR__CPU_DEFINE_SHORT_ROWS_ANY(Suffix, Target)                                        \
+    Target YAMR__CPU_INLINE void short_rows_any##Suffix(yamr__cpu_isa isa,                     \
+                                                        const yamr__gpu_batch *c,              \
+                                                        size_t begin, size_t end)              \
+    {                                                                                          \
+        switch (c->dtype) {                                                                    \
+        case YAMR_DTYPE_F32: short_rows32##Suffix(isa, YAMR_DTYPE_F32, c, begin, end); break;  \
+        case YAMR_DTYPE_I32: short_rows32##Suffix(isa, YAMR_DTYPE_I32, c, begin, end); break;  \
+        case YAMR_DTYPE_U32: short_rows32##Suffix(isa, YAMR_DTYPE_U32, c, begin, end); break;  \
+        case YAMR_DTYPE_F16: short_rows16##Suffix(isa, YAMR_DTYPE_F16, c, begin, end); break;  \
+        case YAMR_DTYPE_BF16: short_rows16##Suffix(isa, YAMR_DTYPE_BF16, c, begin, end); break; \
+        case YAMR_DTYPE_F64: short_rows64##Suffix(isa, YAMR_DTYPE_F64, c, begin, end); break;  \
+        case YAMR_DTYPE_I64: short_rows64##Suffix(isa, YAMR_DTYPE_I64, c, begin, end); break;  \
+        }                                                                                      \
+    }
+
+YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _portable, , float_row16, row16, 0, float_row16, row16)
+YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _portable, , float_row32, row32, 0, float_row32, row32)
+YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _portable, , float_row64, row64, 0, float_row64, row64)
+YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_portable, )
+
+#if YAMR__CPU_HAVE_AVX512
+YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row16,
+                            key_row16_avx512, 1, small_float_row16_avx512, small_key_row16_avx512)
+YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row32_avx512,
+                            key_row32_avx512, 1, small_float_row32_avx512, small_key_row32_avx512)
+YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row64_avx512,
+                            key_row64_avx512, 1, small_float_row64_avx512, small_key_row64_avx512)
+YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_avx512, YAMR__CPU_TARGET_AVX512)
+#endif
+
+static void short_rows_baseline(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin,
+                                size_t end)
+{
+    short_rows_any_portable(isa, c, begin, end);
+}
+
+#if YAMR__CPU_HAVE_AVX2
+__attribute__((target("avx2"))) static void short_rows_avx2(yamr__cpu_isa isa,
+                                                            const yamr__gpu_batch *c,
+                                                            size_t begin, size_t end)
+{
+    short_rows_any_portable(isa, c, begin, end);
+}
+#endif
+
+#if YAMR__CPU_HAVE_AVX512
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void
+short_rows_avx512(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin, size_t end)
+{
+    short_rows_any_avx512(isa, c, begin, end);
+}
+#endif
+
+void yamr__cpu_short_rows(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin, size_t end)
+{
+#if YAMR__CPU_HAVE_AVX512
+    if (isa == YAMR__CPU_ISA_AVX512) {
+        short_rows_avx512(isa, c, begin, end);
+        return;
+    }
+#endif
+#if YAMR__CPU_HAVE_AVX2
+    if (isa == YAMR__CPU_ISA_AVX2) {
+        short_rows_avx2(isa, c, begin, end);
+        return;
+    }
+#endif
+    short_rows_baseline(isa, c, begin, end);
+}
