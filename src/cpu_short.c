@@ -609,23 +609,18 @@ YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
             const unsigned char *row = short_row_at(c, elem, r, &n);                           \
             if (n == 0) {                                                                      \
                 put(c, elem, r, row, 0, is_float, 0, 0);                                       \
-            } else if (Small && n < LANES##W) {                                                \
-                size_t index;                                                                  \
-                if (SmallFloatRow(t, sign, row, n, &index)) {                                  \
-                    put(c, elem, r, row, n, is_float, 0, index);                               \
-                    continue;                                                                  \
-                }                                                                              \
-                Key key;                                                                       \
-                index = SmallKeyRow(t, flip, nan_key, row, n, &key);                           \
-                put(c, elem, r, row, n, is_float, key == 0, index);                            \
             } else if (n <= YAMR__CPU_SHORT_ROW) {                                             \
+                /* rows shorter than a vector take the masked forms */                         \
+                const int small = Small && n < LANES##W;                                       \
                 size_t index;                                                                  \
-                if (FloatRow(t, sign, row, n, &index)) {                                       \
+                if (small ? SmallFloatRow(t, sign, row, n, &index)                             \
+                          : FloatRow(t, sign, row, n, &index)) {                               \
                     put(c, elem, r, row, n, is_float, 0, index);                               \
                     continue;                                                                  \
                 }                                                                              \
                 Key key;                                                                       \
-                index = KeyRow(t, flip, nan_key, row, n, &key);                                \
+                index = small ? SmallKeyRow(t, flip, nan_key, row, n, &key)                    \
+                              : KeyRow(t, flip, nan_key, row, n, &key);                        \
                 put(c, elem, r, row, n, is_float, key == 0, index);                            \
             } else {                                                                           \
                 yamr__cpu_best best[2];                                                        \
