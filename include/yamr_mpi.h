@@ -34,7 +34,9 @@
  * count of 65 cells whatever `rows` is (MPI needs every rank to post the same count, and ranks
  * that disagree on rows must not hang); a call with more rows sends the rest in a second
  * MPI_Allreduce once the first has shown that the ranks agree, and allocates host memory for
- * them. They allocate no memory of the context.
+ * them. They allocate no memory of the context; they copy the outputs' old contents to the host
+ * before the local call (two synchronous copies that the local call plus an MPI_Allreduce of
+ * the row pairs would not make).
  */
 #ifndef YAMR_MPI_H
 #define YAMR_MPI_H
