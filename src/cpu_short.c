@@ -131,6 +131,23 @@ YAMR__CPU_DEFINE_VKEY(16, uint16_t)
 YAMR__CPU_DEFINE_VKEY(32, uint32_t)
 YAMR__CPU_DEFINE_VKEY(64, uint64_t)
 
+/* The smallest offset among the lanes of two vectors whose `holds` mask is set (each lane's
+ * offset in `at`): the first index of a row's best once the lanes know the best. */
+#define YAMR__CPU_DEFINE_FIRST_HELD(W, Key)                                                    \
+    YAMR__CPU_INLINE Key first_held##W(vec##W at0, vec##W at1, vec##W holds0, vec##W holds1)   \
+    {                                                                                          \
+        enum { PER = 64 / sizeof(Key) };                                                       \
+        const vec##W o0 = at0 | ~holds0, o1 = at1 | ~holds1;                                   \
+        const vec##W less1 = (vec##W)(o1 < o0);                                                \
+        const vec##W o = (o1 & less1) | (o0 & ~less1);                                         \
+        Key least = (Key)~(Key)0;                                                              \
+        for (int j = 0; j < PER; ++j) least = o[j] < least ? o[j] : least;                     \
+        return least;                                                                          \
+    }
+YAMR__CPU_DEFINE_FIRST_HELD(16, uint16_t)
+YAMR__CPU_DEFINE_FIRST_HELD(32, uint32_t)
+YAMR__CPU_DEFINE_FIRST_HELD(64, uint64_t)
+
 /* Two vectors of lanes at a time over [0, n - n % (2 * PER)), PER lanes per vector; the strict
  * compare keeps each lane's first best. Then the largest lane key and the least offset among the
  * lanes that hold it (lanes that saw only bottom keys keep offset 0, which matters only when every
@@ -162,11 +179,7 @@ YAMR__CPU_DEFINE_VKEY(64, uint64_t)
         Key most = 0;                                                                          \
         for (int j = 0; j < PER; ++j) most = top[j] > most ? top[j] : most;                    \
         const vec##W holds0 = (vec##W)(best0 == most), holds1 = (vec##W)(best1 == most);       \
-        const vec##W o0 = at0 | ~holds0, o1 = at1 | ~holds1;                                   \
-        const vec##W less1 = (vec##W)(o1 < o0);                                                \
-        const vec##W o = (o1 & less1) | (o0 & ~less1);                                         \
-        Key least = (Key)~(Key)0;                                                              \
-        for (int j = 0; j < PER; ++j) least = o[j] < least ? o[j] : least;                     \
+        const Key least = first_held##W(at0, at1, holds0, holds1);                             \
         *key = most;                                                                           \
         *offset = least;                                                                       \
         return i;                                                                              \
@@ -216,11 +229,7 @@ YAMR__CPU_DEFINE_VKEY(64, uint64_t)
         Float most = -(Float)INFINITY;                                                         \
         for (int j = 0; j < PER; ++j) most = top[j] > most ? top[j] : most;                    \
         const vec##W holds0 = (vec##W)(best0 == most), holds1 = (vec##W)(best1 == most);       \
-        const vec##W o0 = at0 | ~holds0, o1 = at1 | ~holds1;                                   \
-        const vec##W less1 = (vec##W)(o1 < o0);                                                \
-        const vec##W o = (o1 & less1) | (o0 & ~less1);                                         \
-        Key least = (Key)~(Key)0;                                                              \
-        for (int j = 0; j < PER; ++j) least = o[j] < least ? o[j] : least;                     \
+        const Key least = first_held##W(at0, at1, holds0, holds1);                             \
         size_t at = least;                                                                     \
         for (; i < n; ++i) {                                                                   \
             const Key b = x[i] ^ sign;                                                         \
