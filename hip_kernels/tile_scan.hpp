@@ -11,11 +11,13 @@
  * `first` + i. With `vectorize`, the elements from the first 16-byte boundary to the last are
  * read as 16-byte vectors (lane owns vectors lane, lane + lanes, ...), Unroll at a time (the
  * accumulator's chunk()), the few before the boundary and after the last vector one by one:
- * head, vectors, tail come in that index order, so each thread's indices increase. With
+ * head, vectors, tail come in that index order, so each thread's indices increase. PadLast
+ * (accumulators whose chunks take repeats, Acc::pads_with_repeats) also loads a lane's last 3 to
+ * Unroll - 1 vectors as one chunk, for kernels whose lanes often end on such a remainder. With
  * `vectorize`, lanes >= 16 / sizeof(Storage): the head and the tail, each shorter than a
  * vector, take one element per lane at most (no loop: fewer instructions before the loads).
  */
-template <typename Storage, int Unroll, typename Acc>
+template <typename Storage, int Unroll, bool PadLast = false, typename Acc>
 __device__ inline void yamr__rows_scan(const Storage *__restrict__ p, long long n, long long first,
                                       int lane, int lanes, int vectorize, Acc &acc)
 {
@@ -32,11 +34,26 @@ __device__ inline void yamr__rows_scan(const Storage *__restrict__ p, long long 
     const uint4 *vec = (const uint4 *)(p + head);
     const long long vectors = (n - head) / per_vec;
     long long v = lane;
-    for (; v + (long long)(Unroll - 1) * lanes < vectors; v += (long long)Unroll * lanes) {
-        uint4 raw[Unroll];
+    if constexpr (PadLast) {
+        /* Three vectors or more left: one chunk, the vectors past the last standing in as
+         * copies of the first (a copy comes after its original, so it never beats it): a lane's
+         * last few vectors are one round trip, not one each. Fewer go one by one (a chunk of
+         * mostly copies measured slower than two round trips: docs/performance.md). */
+        for (; v + 2LL * lanes < vectors; v += (long long)Unroll * lanes) {
+            uint4 raw[Unroll];
+            raw[0] = vec[v];
 #pragma unroll
-        for (int u = 0; u < Unroll; ++u) raw[u] = vec[v + u * lanes];
-        acc.chunk(raw, first + head + v * per_vec, (long long)lanes * per_vec);
+            for (int u = 1; u < Unroll; ++u)
+                raw[u] = v + u * lanes < vectors ? vec[v + u * lanes] : raw[0];
+            acc.chunk(raw, first + head + v * per_vec, (long long)lanes * per_vec);
+        }
+    } else {
+        for (; v + (long long)(Unroll - 1) * lanes < vectors; v += (long long)Unroll * lanes) {
+            uint4 raw[Unroll];
+#pragma unroll
+            for (int u = 0; u < Unroll; ++u) raw[u] = vec[v + u * lanes];
+            acc.chunk(raw, first + head + v * per_vec, (long long)lanes * per_vec);
+        }
     }
 #pragma unroll 1 /* fewer than Unroll vectors are left (measured: docs/performance.md) */
     for (; v < vectors; v += lanes) acc.vector(vec[v], first + head + v * per_vec);

@@ -23,9 +23,10 @@
 #include "yamr.h"
 #include "yamr_internal.h"
 
-/* Around warp, block and vector widths; past the grid's per-thread unroll; a large odd size. */
-static const size_t sizes[] = {1, 2, 7, 31, 32, 33, 64, 137, 255, 256, 1000, 1024, 1025, 4099,
-                               65537, 1000003};
+/* Around warp, block and vector widths; past the grid's per-thread unroll; lanes ending on 2 and
+ * on 3 vectors (2563, 4-byte types: the split scan's last chunk); a large odd size. */
+static const size_t sizes[] = {1, 2, 7, 31, 32, 33, 64, 137, 255, 256, 1000, 1024, 1025, 2563,
+                               4099, 12289, 65537, 1000003};
 #define SIZE_COUNT (sizeof sizes / sizeof sizes[0])
 #define MAX_N 1000003
 
