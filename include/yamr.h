@@ -161,6 +161,18 @@ YAMR_API yamr_status yamr_device_free(yamr_context *ctx, void *ptr);
 YAMR_API yamr_status yamr_copy_to_device(yamr_context *ctx, void *dst, const void *src,
                                          size_t bytes);
 YAMR_API yamr_status yamr_copy_to_host(yamr_context *ctx, void *dst, const void *src, size_t bytes);
+/**
+ * Scratch memory owned by the context, for layers built over yamr (such as yamr_mpi.h) that
+ * stage results without allocating on every call. *ptr receives at least `bytes` of the
+ * context's memory (device memory of its GPU; host memory for a CPU context), aligned for any
+ * dtype and freed by yamr_destroy(). Only a request for more than the context holds allocates:
+ * the memory held so far is freed first (its contents are lost and earlier pointers invalid,
+ * even when the new allocation then fails); a request for no more returns the same pointer,
+ * contents kept. yamr's own calls never use it. YAMR_ERROR_INVALID_VALUE for a NULL ctx or ptr
+ * or bytes == 0; YAMR_ERROR_OUT_OF_MEMORY (or YAMR_ERROR_DEVICE) when the allocation fails.
+ * On failure *ptr is left untouched.
+ */
+YAMR_API yamr_status yamr_context_scratch(yamr_context *ctx, size_t bytes, void **ptr);
 
 /**
  * The generic entry point, for codes that dispatch on their own type tags.

@@ -20,13 +20,13 @@
  * ld < cols_local, a size that overflows int64_t), or ranks that disagree on op, dtype, rows or
  * NaN policy, give the same status on every rank (the largest status code any rank saw,
  * YAMR_ERROR_INVALID_VALUE for a disagreement), write nothing on any rank, and leave no rank
- * waiting. So does a failure of the local yamr call or of a host allocation on one rank (out of
+ * waiting. So does a failure of the local yamr call or of an allocation on one rank (out of
  * memory, a device error): the failing rank joins the exchange with its status. A failed MPI
  * call gives YAMR_ERROR_COMMUNICATION (MPI calls fail with a status only under the
  * MPI_ERRORS_RETURN error handler; MPI's default aborts the job). The rows functions compute the
- * local answers into their outputs before the exchange and put the old contents back on
- * failure; a device error while writing the final answers, after the exchange, is reported on
- * the rank where it happened only.
+ * local answers into the context's scratch memory (yamr_context_scratch()) and write their
+ * outputs only once the exchange has shown that every rank succeeded; a device error while
+ * writing them, after the exchange, is reported on the rank where it happened only.
  *
  * Cost: each call makes one MPI_Allreduce of 40-byte cells (the status and agreement check with
  * the candidates, a user-defined operation applied in rank order, so that no table of local
@@ -34,9 +34,10 @@
  * count of 65 cells whatever `rows` is (MPI needs every rank to post the same count, and ranks
  * that disagree on rows must not hang); a call with more rows sends the rest in a second
  * MPI_Allreduce once the first has shown that the ranks agree, and allocates host memory for
- * them. They allocate no memory of the context; they copy the outputs' old contents to the host
- * before the local call (two synchronous copies that the local call plus an MPI_Allreduce of
- * the row pairs would not make).
+ * them. Their copies are those of the local call plus an MPI_Allreduce of the row answers: the
+ * local answers to the host, the merged ones back. The context's scratch memory, about 16 bytes
+ * a row, is allocated on a context's first rows call and again only when `rows` grows past what
+ * it holds; it stays with the context until yamr_destroy().
  */
 #ifndef YAMR_MPI_H
 #define YAMR_MPI_H

@@ -26,9 +26,10 @@
  * and minmax send 2 or 3 cells from the stack at any number of ranks (2-rank cost in
  * docs/performance.md, "MPI").
  *
- * Every local failure (an argument the layer or the local yamr call refuses, a failed
- * allocation, a device error) becomes this rank's status in the AGREE cell of the one exchange,
- * which every rank posts with the same count, so every rank gets the same status and none waits.
+ * Every local failure (an argument the layer or the local yamr call refuses, a failed host or
+ * scratch allocation, a device error) becomes this rank's status in the AGREE cell of the one
+ * exchange, which every rank posts with the same count, so every rank gets the same status and
+ * none waits.
  */
 #include <math.h>
 #include <pthread.h>
@@ -383,41 +384,43 @@ typedef struct {
     void *second;     /* indices or row_sum, context memory; indices may be NULL */
 } rows_call;
 
-/* Host memory of one call: the outputs' old contents (put back if the call fails after the
- * local call wrote them), and the answers on their way. */
+/* Host memory of one call: the answers on their way (the local ones, then the merged ones). */
 typedef struct {
-    unsigned char *saved_values, *saved_second, *values, *second;
+    unsigned char *values, *second;
     yamr__mpi_cell *rest; /* the rows past YAMR__ROWS_INLINE */
 } rows_host;
+
+/* Where the second answer starts in the scratch memory: past the values, at an offset as
+ * aligned as the runtime's own allocations. */
+#define YAMR__SCRATCH_ALIGN 256
 
 static size_t second_size(const rows_call *c)
 {
     return c->softmax ? yamr_dtype_size(c->dtype) : sizeof(int64_t);
 }
 
-/* The local answers, computed into the caller's outputs (the context's memory, so that a call
- * allocates none of it) after saving what they held, then copied to the host. *wrote: the
- * outputs hold the local answers. */
-static yamr_status rows_local(yamr_context *ctx, const rows_call *c, const rows_host *h,
-                              int *wrote)
+/* The local answers, computed into the context's scratch memory (yamr_context_scratch(): it
+ * allocates only on the first call, or when rows grow) and copied to the host. The caller's
+ * outputs are not touched: only a call that succeeded on every rank writes them. */
+static yamr_status rows_local(yamr_context *ctx, const rows_call *c, const rows_host *h)
 {
     const size_t value_bytes = c->rows * yamr_dtype_size(c->dtype);
-    const size_t second_bytes = c->rows * second_size(c);
-    yamr_status s = yamr_copy_to_host(ctx, h->saved_values, c->values, value_bytes);
-    if (s == YAMR_SUCCESS && c->second)
-        s = yamr_copy_to_host(ctx, h->saved_second, c->second, second_bytes);
+    const size_t second_offset =
+        (value_bytes + YAMR__SCRATCH_ALIGN - 1) / YAMR__SCRATCH_ALIGN * YAMR__SCRATCH_ALIGN;
+    const size_t second_bytes = c->second ? c->rows * second_size(c) : 0;
+    void *scratch = NULL;
+    yamr_status s = yamr_context_scratch(ctx, second_offset + second_bytes, &scratch);
     if (s != YAMR_SUCCESS) return s;
+    void *values = scratch;
+    void *second = c->second ? (unsigned char *)scratch + second_offset : NULL;
     if (c->softmax)
-        s = yamr_softmax_stats_rows(ctx, c->dtype, c->in, c->rows, c->cols_local, c->ld,
-                                    c->values, c->second);
+        s = yamr_softmax_stats_rows(ctx, c->dtype, c->in, c->rows, c->cols_local, c->ld, values,
+                                    second);
     else
-        s = yamr_reduce_rows(ctx, c->op, c->dtype, c->in, c->rows, c->cols_local, c->ld,
-                             c->values, (int64_t *)c->second);
-    if (s != YAMR_SUCCESS) return s; /* yamr wrote nothing */
-    *wrote = 1;
-    s = yamr_copy_to_host(ctx, h->values, c->values, value_bytes);
-    if (s == YAMR_SUCCESS && c->second)
-        s = yamr_copy_to_host(ctx, h->second, c->second, second_bytes);
+        s = yamr_reduce_rows(ctx, c->op, c->dtype, c->in, c->rows, c->cols_local, c->ld, values,
+                             (int64_t *)second);
+    if (s == YAMR_SUCCESS) s = yamr_copy_to_host(ctx, h->values, values, value_bytes);
+    if (s == YAMR_SUCCESS && second) s = yamr_copy_to_host(ctx, h->second, second, second_bytes);
     return s;
 }
 
@@ -484,9 +487,12 @@ static void read_row(const rows_call *c, const yamr__mpi_cell *cell, const rows_
  * sends the rest in a second of rows - YAMR__ROWS_INLINE cells: one exchange cannot carry an
  * unbounded number of rows at a count fixed in advance.
  *
- * The local call runs before the exchange (its answers travel in it) and writes into the
- * outputs, whose old contents are saved first and put back when the exchange says that the
- * call failed on some rank, so that on failure the outputs hold what they held.
+ * The local call runs before the exchange (its answers travel in it), into the context's
+ * scratch memory rather than the outputs: the outputs are written only after the exchange has
+ * shown that every rank succeeded, so a failure anywhere leaves them as they were. (Computing
+ * into the outputs instead needs their old contents saved and put back on failure: two
+ * synchronous copies more than a local call and an MPI_Allreduce make; docs/performance.md,
+ * "MPI", has what they cost.) A scratch allocation that fails is this rank's local status.
  */
 static yamr_status rows_common(yamr_context *ctx, MPI_Comm comm, const rows_call *c)
 {
@@ -508,26 +514,22 @@ static yamr_status rows_common(yamr_context *ctx, MPI_Comm comm, const rows_call
     const size_t rows = local == YAMR_SUCCESS ? c->rows : 0;
     const size_t extra = rows > YAMR__ROWS_INLINE ? rows - YAMR__ROWS_INLINE : 0;
     yamr__mpi_cell cells[1 + YAMR__ROWS_INLINE];
-    uint64_t stack[4][YAMR__ROWS_INLINE]; /* 8 bytes a row each, aligned for any output */
-    rows_host h = {(unsigned char *)stack[0], (unsigned char *)stack[1],
-                   (unsigned char *)stack[2], (unsigned char *)stack[3], NULL};
+    uint64_t stack[2][YAMR__ROWS_INLINE]; /* 8 bytes a row each, aligned for any output */
+    rows_host h = {(unsigned char *)stack[0], (unsigned char *)stack[1], NULL};
     void *heap = NULL;
     if (extra > 0) {
-        heap = malloc(rows * 8 * 4 + extra * sizeof(yamr__mpi_cell));
+        heap = malloc(rows * 8 * 2 + extra * sizeof(yamr__mpi_cell));
         if (heap) {
             h.rest = (yamr__mpi_cell *)heap;
-            h.saved_values = (unsigned char *)(h.rest + extra);
-            h.saved_second = h.saved_values + rows * 8;
-            h.values = h.saved_second + rows * 8;
+            h.values = (unsigned char *)(h.rest + extra);
             h.second = h.values + rows * 8;
         } else {
             local = YAMR_ERROR_OUT_OF_MEMORY;
         }
     }
 
-    int wrote = 0;
     const int have = local == YAMR_SUCCESS && c->cols_local > 0;
-    if (have) local = rows_local(ctx, c, &h, &wrote);
+    if (have) local = rows_local(ctx, c, &h);
 
     const int call = c->softmax ? CALL_SOFTMAX : CALL_ROWS;
     cells[0] = agree_cell(call_word(call, c->softmax ? 0 : (int)c->op, (int)c->dtype, nan,
@@ -553,11 +555,6 @@ static yamr_status rows_common(yamr_context *ctx, MPI_Comm comm, const rows_call
         s = yamr_copy_to_device(ctx, c->values, h.values, rows * elem);
         if (s == YAMR_SUCCESS && c->second)
             s = yamr_copy_to_device(ctx, c->second, h.second, rows * second_size(c));
-    } else if (wrote) {
-        /* the first error stands; should these copies fail too, the outputs are undefined */
-        if (yamr_copy_to_device(ctx, c->values, h.saved_values, rows * elem) == YAMR_SUCCESS &&
-            c->second)
-            yamr_copy_to_device(ctx, c->second, h.saved_second, rows * second_size(c));
     }
     free(heap);
     return s;

@@ -55,6 +55,7 @@ yamr_status yamr_create_ex(yamr_context **ctx, int device, char *why, size_t why
 void yamr_destroy(yamr_context *ctx)
 {
     if (!ctx) return;
+    yamr_device_free(ctx, ctx->scratch); /* nothing to report to; NULL is a no-op */
     if (ctx->gpu) yamr__gpu_close(ctx->gpu);
     free(ctx);
 }

@@ -16,6 +16,8 @@ struct yamr_context {
     char report[4096]; /* yamr_report()'s text */
     yamr_plan last_plan; /* the plan of the last successful call (plan.c) */
     int has_plan;
+    void *scratch; /* yamr_context_scratch(): context memory for layers over yamr, or NULL */
+    size_t scratch_bytes;
 };
 
 /* The plan of a call (plan.c); `aligned`: the input is 16-byte aligned. The runtime's message

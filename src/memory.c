@@ -23,6 +23,25 @@ yamr_status yamr_device_free(yamr_context *ctx, void *ptr)
     return YAMR_SUCCESS;
 }
 
+yamr_status yamr_context_scratch(yamr_context *ctx, size_t bytes, void **ptr)
+{
+    if (!ctx || !ptr || bytes == 0) return YAMR_ERROR_INVALID_VALUE;
+    if (bytes > ctx->scratch_bytes) {
+        /* Freed before the new allocation, so that growing never holds both. */
+        void *old = ctx->scratch;
+        ctx->scratch = NULL;
+        ctx->scratch_bytes = 0;
+        yamr_status s = yamr_device_free(ctx, old);
+        void *p = NULL;
+        if (s == YAMR_SUCCESS) s = yamr_device_alloc(ctx, bytes, &p);
+        if (s != YAMR_SUCCESS) return s;
+        ctx->scratch = p;
+        ctx->scratch_bytes = bytes;
+    }
+    *ptr = ctx->scratch;
+    return YAMR_SUCCESS;
+}
+
 static yamr_status copy(yamr_context *ctx, void *dst, const void *src, size_t bytes, int to_device)
 {
     if (!ctx || !dst || !src) return YAMR_ERROR_INVALID_VALUE;

@@ -1,9 +1,11 @@
-/* The API contract on the CPU backend: bad arguments, statuses, names, hand-checked answers. */
+/* The API contract on the CPU backend: bad arguments, statuses, names, hand-checked answers;
+ * the context scratch memory also on GPU 0 when there is one. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -283,6 +285,97 @@ static void test_memory_helpers(void **state)
     yamr_destroy(ctx);
 }
 
+/* yamr_context_scratch() on ctx: arguments, growth, a request for less keeping the pointer and
+ * its contents, alignment, and yamr's own calls leaving it alone. `gpu`: a GPU context, which
+ * can also be asked for more than the device has without aborting the process (ASan aborts on
+ * an impossible malloc). */
+static void check_scratch(yamr_context *ctx, int gpu)
+{
+    void *p = (void *)&p, *q = (void *)&q; /* sentinels that must survive failures */
+    assert_int_equal(yamr_context_scratch(NULL, 16, &p), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_context_scratch(ctx, 16, NULL), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_context_scratch(ctx, 0, &p), YAMR_ERROR_INVALID_VALUE);
+    assert_ptr_equal(p, (void *)&p);
+
+    unsigned char pattern[4096], back[4096];
+    for (size_t i = 0; i < sizeof pattern; ++i) pattern[i] = (unsigned char)(i * 37 + 11);
+    assert_int_equal(yamr_context_scratch(ctx, 100, &p), YAMR_SUCCESS);
+    assert_non_null(p);
+    assert_int_equal((uintptr_t)p % 8, 0); /* aligned for any dtype */
+    assert_int_equal(yamr_copy_to_device(ctx, p, pattern, 100), YAMR_SUCCESS);
+    /* no more than it holds: the same memory, contents kept */
+    assert_int_equal(yamr_context_scratch(ctx, 40, &q), YAMR_SUCCESS);
+    assert_ptr_equal(q, p);
+    assert_int_equal(yamr_context_scratch(ctx, 100, &q), YAMR_SUCCESS);
+    assert_ptr_equal(q, p);
+    memset(back, 0, sizeof back);
+    assert_int_equal(yamr_copy_to_host(ctx, back, q, 100), YAMR_SUCCESS);
+    assert_memory_equal(back, pattern, 100);
+
+    /* yamr's own calls do not use it */
+    float *rows_in = NULL, *rows_out = NULL;
+    const float host_in[6] = {1, 5, 2, -1, -7, 3};
+    assert_int_equal(yamr_device_alloc(ctx, sizeof host_in, (void **)&rows_in), YAMR_SUCCESS);
+    assert_int_equal(yamr_device_alloc(ctx, 2 * sizeof(float), (void **)&rows_out), YAMR_SUCCESS);
+    assert_int_equal(yamr_copy_to_device(ctx, rows_in, host_in, sizeof host_in), YAMR_SUCCESS);
+    assert_int_equal(yamr_reduce_rows(ctx, YAMR_OP_MAX, YAMR_DTYPE_F32, rows_in, 2, 3, 3,
+                                      rows_out, NULL),
+                     YAMR_SUCCESS);
+    float maxima[2] = {0, 0};
+    assert_int_equal(yamr_copy_to_host(ctx, maxima, rows_out, sizeof maxima), YAMR_SUCCESS);
+    assert_true(maxima[0] == 5 && maxima[1] == 3);
+    assert_int_equal(yamr_copy_to_host(ctx, back, p, 100), YAMR_SUCCESS);
+    assert_memory_equal(back, pattern, 100);
+    yamr_device_free(ctx, rows_in);
+    yamr_device_free(ctx, rows_out);
+
+    /* more: new memory of the new size (the old pointer is invalid; it may be reused) */
+    assert_int_equal(yamr_context_scratch(ctx, sizeof pattern, &q), YAMR_SUCCESS);
+    assert_non_null(q);
+    assert_int_equal((uintptr_t)q % 8, 0);
+    assert_int_equal(yamr_copy_to_device(ctx, q, pattern, sizeof pattern), YAMR_SUCCESS);
+    assert_int_equal(yamr_copy_to_host(ctx, back, q, sizeof back), YAMR_SUCCESS);
+    assert_memory_equal(back, pattern, sizeof pattern);
+    assert_int_equal(yamr_context_scratch(ctx, 1, &p), YAMR_SUCCESS);
+    assert_ptr_equal(p, q);
+
+    if (gpu) { /* a failed allocation: *ptr untouched, and the next request starts afresh */
+        void *r = (void *)&r;
+        const yamr_status s = yamr_context_scratch(ctx, SIZE_MAX / 2, &r);
+        assert_true(s == YAMR_ERROR_OUT_OF_MEMORY || s == YAMR_ERROR_DEVICE);
+        assert_ptr_equal(r, (void *)&r);
+        assert_int_equal(yamr_context_scratch(ctx, 64, &r), YAMR_SUCCESS);
+        assert_non_null(r);
+        assert_int_equal(yamr_copy_to_device(ctx, r, pattern, 64), YAMR_SUCCESS);
+    }
+}
+
+static void test_context_scratch_cpu(void **state)
+{
+    (void)state;
+    yamr_context *ctx;
+    assert_int_equal(yamr_create(&ctx, YAMR_DEVICE_CPU), YAMR_SUCCESS);
+    check_scratch(ctx, 0);
+    yamr_destroy(ctx); /* frees the scratch (ASan's leak check in CI) */
+    /* a context that never asked for scratch memory holds none */
+    assert_int_equal(yamr_create(&ctx, YAMR_DEVICE_CPU), YAMR_SUCCESS);
+    yamr_destroy(ctx);
+}
+
+static void test_context_scratch_gpu(void **state)
+{
+    (void)state;
+    yamr_context *ctx;
+    const yamr_status s = yamr_create(&ctx, 0);
+    if (s != YAMR_SUCCESS) {
+        printf("SKIPPED: no GPU (%s); the GPU part of the scratch test needs one\n",
+               yamr_status_string(s));
+        skip();
+    }
+    check_scratch(ctx, 1);
+    yamr_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +386,8 @@ int main(void)
         cmocka_unit_test(test_plans), cmocka_unit_test(test_names),
         cmocka_unit_test(test_hand_checked_answers),
         cmocka_unit_test(test_memory_helpers),
+        cmocka_unit_test(test_context_scratch_cpu),
+        cmocka_unit_test(test_context_scratch_gpu),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);
 }

@@ -8,10 +8,12 @@
  * function, and compares with what its own context gives on the whole array or the whole rows:
  * value bits, global index, status. Error cases: one rank (the first, then the last) passes a
  * bad argument or disagrees with the others; every rank must get the same status and find its
- * poisoned outputs untouched. The layer leaves `in` and ld to the local yamr call, so null_in
- * and ld_small fail inside the local call on one rank: the path every local failure takes (a
- * host allocation, a device error), which the counters of collectives check joins the one
- * exchange on every rank. A check that fails prints one line and the run goes on, so that no
+ * poisoned outputs untouched. The rows functions' outputs are also checked at every exchange of
+ * every call, failing or not: still poisoned, since nothing may be written before every rank is
+ * known to have succeeded (the layer computes into the context's scratch memory). The layer
+ * leaves `in` and ld to the local yamr call, so null_in and ld_small fail inside the local call
+ * on one rank: the path every local failure takes (a host or scratch allocation, a device
+ * error), which the counters of collectives check joins the one exchange on every rank. A check that fails prints one line and the run goes on, so that no
  * rank leaves the others waiting in a collective; the ranks sum their failures at the end.
  */
 #include <math.h>
@@ -66,11 +68,15 @@ static void failf(harness *h, const char *fmt, ...)
  * collective, on every rank, whatever failed where. */
 
 static long allreduce_calls, other_collective_calls;
+/* Runs at each MPI_Allreduce while set (watch_outputs() below). */
+static void (*at_allreduce)(void *arg);
+static void *at_allreduce_arg;
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
     ++allreduce_calls;
+    if (at_allreduce) at_allreduce(at_allreduce_arg);
     return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
 }
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -484,6 +490,31 @@ static int outputs_untouched(harness *h, outputs *o)
            memcmp(o->host_second, o->poison, o->bytes) == 0;
 }
 
+/* The rows functions must not write their outputs before every exchange of the call is done
+ * (only then does a rank know that all succeeded): between watch_outputs() and unwatch_outputs()
+ * each MPI_Allreduce first checks, on this rank, that the poisoned outputs are still poisoned. */
+typedef struct {
+    harness *h;
+    outputs *o;
+} watched_outputs;
+static watched_outputs watched;
+
+static void check_watched(void *arg)
+{
+    watched_outputs *w = (watched_outputs *)arg;
+    CHECK(w->h, outputs_untouched(w->h, w->o), "outputs written before an exchange");
+}
+
+static void watch_outputs(harness *h, outputs *o)
+{
+    watched.h = h;
+    watched.o = o;
+    at_allreduce_arg = &watched;
+    at_allreduce = check_watched;
+}
+
+static void unwatch_outputs(void) { at_allreduce = NULL; }
+
 static void free_outputs(harness *h, outputs *o)
 {
     yamr_device_free(h->ctx, o->values);
@@ -535,10 +566,12 @@ static void test_rows(harness *h, size_t rows)
                         yamr_reduce_rows(h->ctx, (yamr_op)op, (yamr_dtype)dtype, m.whole, rows,
                                          m.cols, m.cols, want.values, (int64_t *)want.second);
                     count_begin(h);
+                    watch_outputs(h, &got);
                     const yamr_status gs = yamr_mpi_reduce_rows(
                         h->ctx, h->comm, (yamr_op)op, (yamr_dtype)dtype,
                         m.cols_local ? m.local : NULL, rows, m.cols_local, m.ld, got.values,
                         (int64_t *)got.second);
+                    unwatch_outputs();
                     count_check(h, rows_exchanges(rows), "rows");
                     CHECK(h, gs == ws && ws == YAMR_SUCCESS, "status %s, want %s",
                           yamr_status_string(gs), yamr_status_string(ws));
@@ -560,10 +593,12 @@ static void test_rows(harness *h, size_t rows)
                     /* MAX / MIN without indices */
                     if (op == YAMR_OP_MAX || op == YAMR_OP_MIN) {
                         poison_outputs(h, &got);
+                        watch_outputs(h, &got);
                         const yamr_status s = yamr_mpi_reduce_rows(
                             h->ctx, h->comm, (yamr_op)op, (yamr_dtype)dtype,
                             m.cols_local ? m.local : NULL, rows, m.cols_local, m.ld, got.values,
                             NULL);
+                        unwatch_outputs();
                         fetch_outputs(h, &got);
                         CHECK(h, s == YAMR_SUCCESS &&
                                      memcmp(want.host_values, got.host_values, rows * elem) == 0 &&
@@ -583,9 +618,11 @@ static void test_rows(harness *h, size_t rows)
                         h->ctx, (yamr_dtype)dtype, m.whole, rows, m.cols, m.cols, want.values,
                         want.second);
                     count_begin(h);
+                    watch_outputs(h, &got);
                     const yamr_status gs = yamr_mpi_softmax_stats_rows(
                         h->ctx, h->comm, (yamr_dtype)dtype, m.cols_local ? m.local : NULL, rows,
                         m.cols_local, m.ld, got.values, got.second);
+                    unwatch_outputs();
                     count_check(h, rows_exchanges(rows), "softmax");
                     CHECK(h, gs == ws && ws == YAMR_SUCCESS, "status %s, want %s",
                           yamr_status_string(gs), yamr_status_string(ws));
@@ -721,6 +758,7 @@ static void test_errors(harness *h, size_t rows, int rows_only)
                               "outputs written on failure");
                 } else {
                     poison_outputs(h, &o);
+                    watch_outputs(h, &o);
                     if (fn == 2)
                         s = yamr_mpi_reduce_rows(ctx, h->comm, op, dtype, count ? src : NULL,
                                                  nrows, count, ld,
@@ -732,6 +770,7 @@ static void test_errors(harness *h, size_t rows, int rows_only)
                                                         nrows, count, ld,
                                                         me && bad == BAD_VALUE ? NULL : o.values,
                                                         me && bad == BAD_INDEX ? NULL : o.second);
+                    unwatch_outputs();
                     /* a failure is known after the first exchange, on every rank */
                     count_check(h, want == YAMR_SUCCESS ? rows_exchanges(rows) : 1,
                                 "every rank in the one exchange");
