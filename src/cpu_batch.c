@@ -139,8 +139,13 @@ void yamr__cpu_softmax(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
     if ((size_t)threads > c->rows) threads = (int)c->rows;
     if (threads > 1) {
 #ifdef _OPENMP
+        /* Grabs taken dynamically, about YAMR__CPU_CHUNKS_PER_THREAD per thread, so that a
+         * thread whose core another process holds leaves its rows to the others; a row's answer
+         * does not depend on which thread computes it. */
         const long long rows = (long long)c->rows;
-#pragma omp parallel for num_threads(threads) schedule(static)
+        const size_t per = c->rows / ((size_t)threads * YAMR__CPU_CHUNKS_PER_THREAD);
+        const int grab = per < 1 ? 1 : per > 65536 ? 65536 : (int)per;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, grab)
         for (long long r = 0; r < rows; ++r) softmax_one(cfg, c, (size_t)r);
 #endif
         return;
