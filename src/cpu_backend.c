@@ -64,12 +64,6 @@ int yamr__cpu_threads_for(const yamr__cpu_config *cfg, size_t bytes)
 #endif
 }
 
-uint64_t yamr__segment_length(int64_t begin, int64_t end)
-{
-    /* Unsigned subtraction is defined for every pair; for end > begin it is the true length. */
-    return end > begin ? (uint64_t)end - (uint64_t)begin : 0;
-}
-
 yamr_status yamr_set_cpu_threads(yamr_context *ctx, int threads)
 {
     if (!ctx || threads < 0) return YAMR_ERROR_INVALID_VALUE;

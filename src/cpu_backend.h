@@ -96,8 +96,13 @@ void yamr__cpu_softmax(const yamr__cpu_config *cfg, const yamr__gpu_batch *c);
 void yamr__cpu_softmax_row(yamr__cpu_isa isa, yamr_dtype t, int nan_ignore, const void *row,
                            size_t cols, double *row_max, double *row_sum);
 
-/* Length of the segment [begin, end): end - begin, 0 when end <= begin, for any int64 values. */
-uint64_t yamr__segment_length(int64_t begin, int64_t end);
+/* Length of the segment [begin, end): end - begin, 0 when end <= begin, for any int64 values.
+ * Inline: the batched calls take it once per segment. Unsigned subtraction is defined for every
+ * pair; for end > begin it is the true length. */
+static inline uint64_t yamr__segment_length(int64_t begin, int64_t end)
+{
+    return end > begin ? (uint64_t)end - (uint64_t)begin : 0;
+}
 
 #ifdef __cplusplus
 }

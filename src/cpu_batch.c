@@ -31,17 +31,25 @@ static const unsigned char *row_at(const yamr__gpu_batch *c, size_t r, size_t *n
     return (const unsigned char *)c->in + r * c->ld * elem;
 }
 
-/* The elements all rows (segments) hold together, saturating at SIZE_MAX. */
-static size_t total_elements(const yamr__gpu_batch *c)
+/* Segments the plan reads at least before it estimates the rest from them. */
+#define YAMR__CPU_SEGMENTS_SAMPLED 4096
+
+/* The elements all rows (segments) hold together, saturating at SIZE_MAX. For segments, this
+ * runs on one thread before any other starts: once the first YAMR__CPU_SEGMENTS_SAMPLED
+ * segments hold `enough` elements, the rest are taken to be as long on average. Only the thread
+ * count and the grab size come from it, and no answer depends on those. */
+static size_t total_elements(const yamr__gpu_batch *c, size_t enough)
 {
     if (c->kind != YAMR__BATCH_SEGMENTS) return c->rows * c->cols; /* matrix_ok() bounds it */
-    size_t total = 0;
-    for (size_t r = 0; r < c->rows; ++r) {
-        size_t n;
-        row_at(c, r, &n);
+    size_t total = 0, r = 0;
+    for (; r < c->rows; ++r) {
+        if (r >= YAMR__CPU_SEGMENTS_SAMPLED && total >= enough) break;
+        const size_t n = (size_t)yamr__segment_length(c->offsets[r], c->offsets[r + 1]);
         total = n > (size_t)-1 - total ? (size_t)-1 : total + n;
     }
-    return total;
+    if (r == c->rows) return total;
+    const size_t per_row = total / r;
+    return per_row > (size_t)-1 / c->rows ? (size_t)-1 : per_row * c->rows;
 }
 
 /* How the rows go over threads: `spread` threads each taking `grab` rows at a time, or (spread
@@ -55,8 +63,11 @@ typedef struct {
 static rows_plan plan_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
 {
     rows_plan p = {1, 1, 0};
-    const size_t total = total_elements(c);
     const size_t elem = yamr_dtype_size(c->dtype);
+    /* enough for every thread this call may start */
+    const size_t most_threads = (size_t)yamr__cpu_threads_for(cfg, (size_t)-1);
+    const size_t total =
+        total_elements(c, most_threads * (YAMR__CPU_MIN_BYTES_PER_THREAD / elem));
     const int threads =
         yamr__cpu_threads_for(cfg, total > (size_t)-1 / elem ? (size_t)-1 : total * elem);
     if (threads <= 1) return p;
@@ -139,8 +150,13 @@ void yamr__cpu_softmax(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
     if ((size_t)threads > c->rows) threads = (int)c->rows;
     if (threads > 1) {
 #ifdef _OPENMP
+        /* Grabs taken dynamically, about YAMR__CPU_CHUNKS_PER_THREAD per thread, so that a
+         * thread whose core another process holds leaves its rows to the others; a row's answer
+         * does not depend on which thread computes it. */
         const long long rows = (long long)c->rows;
-#pragma omp parallel for num_threads(threads) schedule(static)
+        const size_t per = c->rows / ((size_t)threads * YAMR__CPU_CHUNKS_PER_THREAD);
+        const int grab = per < 1 ? 1 : per > 65536 ? 65536 : (int)per;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, grab)
         for (long long r = 0; r < rows; ++r) softmax_one(cfg, c, (size_t)r);
 #endif
         return;

@@ -457,6 +457,26 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int small_float_row16_avx512(yamr_dtype
             at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
             at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
         }                                                                                      \
+        if (i < n) { /* the rest, shorter than the two vectors: masked loads of -inf */         \
+            const Mask all = (Mask)~(Mask)0;                                                   \
+            const Mask m0 = n - i >= PER ? all : (Mask)(((Mask)1 << (n - i)) - 1);             \
+            const Mask m1 = n - i > PER ? (Mask)(((Mask)1 << (n - i - PER)) - 1) : (Mask)0;    \
+            const Vec lowest = _mm512_set1_##ps(-(Float)INFINITY);                             \
+            const Vec v0 = _mm512_mask_mov_##ps(                                               \
+                lowest, m0, _mm512_castsi512_##ps(_mm512_xor_si512(                            \
+                                _mm512_maskz_loadu_##epi(m0, (const void *)(x + i)), flip)));  \
+            const Vec v1 = _mm512_mask_mov_##ps(                                               \
+                lowest, m1, _mm512_castsi512_##ps(_mm512_xor_si512(                            \
+                                _mm512_maskz_loadu_##epi(m1, (const void *)(x + i + PER)), flip))); \
+            const Mask better0 = _mm512_cmp_##ps##_mask(v0, best0, _CMP_GT_OQ);                \
+            const Mask better1 = _mm512_cmp_##ps##_mask(v1, best1, _CMP_GT_OQ);                \
+            nan |= _mm512_cmp_##ps##_mask(v0, v1, _CMP_UNORD_Q);                              \
+            best0 = _mm512_max_##ps(v0, best0);                                                \
+            best1 = _mm512_max_##ps(v1, best1);                                                \
+            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
+            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
+            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+        }                                                                                      \
         if (nan) return 0;                                                                     \
         Float most = _mm512_reduce_max_##ps(_mm512_max_##ps(best0, best1));                    \
         /* Lanes that never took an element hold offset 0 + lane: they hold `most` only when   \
@@ -471,16 +491,7 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int small_float_row16_avx512(yamr_dtype
         const Mask holds1 = _mm512_cmp_##ps##_mask(best1, top, _CMP_EQ_OQ);                    \
         const __m512i h0 = _mm512_mask_mov_##epi(none, holds0, o0);                            \
         const __m512i h1 = _mm512_mask_mov_##epi(none, holds1, o1);                            \
-        size_t at = (size_t)YAMR__CPU_REDUCE_MIN_##W(h0, h1);                                  \
-        size_t tail;                                                                           \
-        if (i < n) { /* the rest, shorter than the two vectors: masked loads */                \
-            if (!small_float_row##W##_avx512(t, sign, x + i, n - i, &tail)) return 0;          \
-            const Key b = x[i + tail] ^ sign;                                                  \
-            Float v;                                                                           \
-            memcpy(&v, &b, sizeof v);                                                          \
-            if (v > most) at = i + tail;                                                       \
-        }                                                                                      \
-        *index = at;                                                                           \
+        *index = (size_t)YAMR__CPU_REDUCE_MIN_##W(h0, h1);                                     \
         return 1;                                                                              \
     }
 
@@ -515,6 +526,26 @@ YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d,
             at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
             at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
         }                                                                                      \
+        if (i < n) { /* the rest, shorter than the two vectors: masked loads, bottom keys */   \
+            const Mask all = (Mask)~(Mask)0;                                                   \
+            const Mask m0 = n - i >= PER ? all : (Mask)(((Mask)1 << (n - i)) - 1);             \
+            const Mask m1 = n - i > PER ? (Mask)(((Mask)1 << (n - i - PER)) - 1) : (Mask)0;    \
+            const Key *x = (const Key *)in + i;                                                \
+            vec##W bits0 = (vec##W)_mm512_maskz_loadu_##epi(m0, (const void *)x);              \
+            vec##W bits1 = (vec##W)_mm512_maskz_loadu_##epi(m1, (const void *)(x + PER));      \
+            vec##W key0, key1;                                                                 \
+            vkey_bits##W(t, &bits0, flip, nan_key, &key0);                                     \
+            vkey_bits##W(t, &bits1, flip, nan_key, &key1);                                     \
+            const __m512i k0 = _mm512_maskz_mov_##epi(m0, (__m512i)key0);                     \
+            const __m512i k1 = _mm512_maskz_mov_##epi(m1, (__m512i)key1);                     \
+            const Mask better0 = _mm512_cmpgt_##epu##_mask(k0, best0);                         \
+            const Mask better1 = _mm512_cmpgt_##epu##_mask(k1, best1);                         \
+            best0 = _mm512_max_##epu(k0, best0);                                               \
+            best1 = _mm512_max_##epu(k1, best1);                                               \
+            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
+            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
+            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+        }                                                                                      \
         Key lanes[PER];                                                                        \
         _mm512_storeu_si512((void *)lanes, _mm512_max_##epu(best0, best1));                    \
         Key most = 0;                                                                          \
@@ -531,18 +562,8 @@ YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d,
         _mm512_storeu_si512((void *)lanes, _mm512_min_##epu(h0, h1));                          \
         Key least = (Key)~(Key)0;                                                              \
         for (int j = 0; j < PER; ++j) least = lanes[j] < least ? lanes[j] : least;             \
-        size_t at = least;                                                                     \
-        if (i < n) { /* the rest, shorter than the two vectors: masked loads */                \
-            Key rest;                                                                          \
-            const size_t tail = small_key_row##W##_avx512(t, flip, nan_key, (const Key *)in + i, \
-                                                          n - i, &rest);                       \
-            if (rest > most) {                                                                 \
-                most = rest;                                                                   \
-                at = i + tail;                                                                 \
-            }                                                                                  \
-        }                                                                                      \
         *key = most;                                                                           \
-        return at;                                                                             \
+        return least;                                                                          \
     }
 
 YAMR__CPU_DEFINE_KEY_ROW_AVX512(16, uint16_t, epu16, epi16, __mmask32, 32)

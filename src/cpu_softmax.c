@@ -1,9 +1,11 @@
 /*
- * Softmax statistics of one row on the CPU, block by block: the block's largest element (the scan
- * of cpu_scan.c, so the NaN policy comes from the keys), then the sum of exp(x - max) over the
- * block while it is in L1, with an exp written so that compilers vectorize it (libm's exp is a
- * call per element). Arithmetic in double for both dtypes; compiled once per instruction set.
+ * Softmax statistics of one row on the CPU, block by block: the block's largest element (float
+ * compares; the scan of cpu_scan.c for a block with a NaN, so the NaN policy comes from the
+ * keys), then the sum of exp(x - max) over the block while it is in L1, with an exp written so
+ * that compilers vectorize it (libm's exp is a call per element). f32 terms in float, f64 in
+ * double, sums in double; compiled once per instruction set.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -15,14 +17,16 @@
 #define YAMR__CPU_INLINE static inline
 #endif
 
-/* exp(d) for d <= 0 (NaN excluded), within a few ulp: d = k ln2 + r with |r| <= ln2 / 2, a
- * degree-13 Taylor polynomial in r (its first omitted term is below 2^-56 of the result), and
- * 2^k from the exponent bits. Below -708 the result (under 2^-1021) is taken as 0: next to the
- * maximum's term 1 it is far below double's rounding, and -inf lands there too. */
+/* exp(d) for d <= 0 or NaN (a NaN comes back NaN), within a few ulp: d = k ln2 + r with
+ * |r| <= ln2 / 2, a degree-13 Taylor polynomial in r (its first omitted term is below 2^-56 of
+ * the result), and 2^k from the exponent bits. Below -709 k is -1023, whose exponent bits make
+ * 2^k exactly 0: next to the maximum's term 1 such a term is far below double's rounding, and
+ * -inf lands there too. d == 0 gives exactly 1 (k = 0, r = 0). No select on the result, so that
+ * the vector loop has no masks. */
 YAMR__CPU_INLINE double exp_nonpositive(double d)
 {
     const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
-    const double x = d < -708.0 ? -708.0 : d;
+    const double x = d < -709.0 ? -709.0 : d;
     /* k = round(x / ln2): adding 1.5 * 2^52 rounds to an integer and leaves k in the low bits
      * (no floor(), which is a libm call on the baseline target). */
     const double shifted = x * 1.44269504088896338700 + 6755399441055744.0;
@@ -44,10 +48,34 @@ YAMR__CPU_INLINE double exp_nonpositive(double d)
     p = p * r + 1.0;
     uint64_t k_bits;
     memcpy(&k_bits, &shifted, sizeof k_bits);
-    const uint64_t scale_bits = (k_bits + 1023u) << 52; /* k in [-1022, 0] */
+    const uint64_t scale_bits = (k_bits + 1023u) << 52; /* k in [-1023, 0]; -1023: 0.0 */
     double scale;
     memcpy(&scale, &scale_bits, sizeof scale);
-    return d < -708.0 ? 0.0 : p * scale;
+    return p * scale;
+}
+
+/* The same in float for f32 rows (yamr.h: float arithmetic, as on the GPU): Cephes' expf
+ * reduction and degree-7 polynomial (about 1 ulp on |r| <= ln2 / 2), twice the lanes of double
+ * and half the terms. Below -88 k is -127 and 2^k exactly 0. */
+YAMR__CPU_INLINE float expf_nonpositive(float d)
+{
+    const float x = d < -88.0f ? -88.0f : d;
+    const float shifted = x * 1.44269504088896341f + 12582912.0f; /* 1.5 * 2^23 */
+    const float k = shifted - 12582912.0f;
+    const float r = (x - k * 0.693359375f) - k * -2.12194440e-4f; /* ln2 in two parts */
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * (r * r) + r + 1.0f;
+    uint32_t k_bits;
+    memcpy(&k_bits, &shifted, sizeof k_bits);
+    const uint32_t scale_bits = (k_bits + 127u) << 23; /* k in [-127, 0]; -127: 0.0f */
+    float scale;
+    memcpy(&scale, &scale_bits, sizeof scale);
+    return p * scale;
 }
 
 YAMR__CPU_INLINE double element(yamr_dtype t, const void *row, size_t i)
@@ -55,21 +83,198 @@ YAMR__CPU_INLINE double element(yamr_dtype t, const void *row, size_t i)
     return t == YAMR_DTYPE_F64 ? ((const double *)row)[i] : (double)((const float *)row)[i];
 }
 
-/* sum over the non-NaN x of exp(x - m), m finite and the row's largest element. The simd
- * reduction lets the compiler keep one partial sum per lane (the library is built with
- * -fopenmp-simd or -fopenmp where the compiler has them); the order is fixed by the build, so a
- * row's sum does not depend on the thread count. */
-YAMR__CPU_INLINE double sum_exp(yamr_dtype t, const void *row, size_t cols, double m)
+/* The largest element of a block by float compares, into *hi; 0 (the caller takes the scan of
+ * cpu_scan.c) when the block holds a NaN or its largest is the lowest finite value: OpenMP
+ * starts each lane of a max there, not at -inf, so a block of -inf only comes back as it. */
+YAMR__CPU_INLINE int block_max_f32(const float *x, size_t n, double *hi)
 {
-    double s = 0;
-#pragma omp simd reduction(+ : s)
-    for (size_t i = 0; i < cols; ++i) {
-        const double x = element(t, row, i);
-        const double e = exp_nonpositive(x != x ? 0.0 : x - m); /* NaN: any d, dropped */
-        s += x != x ? 0.0 : x == m ? 1.0 : e;
+    float m = -INFINITY;
+    int nan = 0;
+#pragma omp simd reduction(max : m) reduction(| : nan)
+    for (size_t i = 0; i < n; ++i) {
+        m = x[i] > m ? x[i] : m;
+        nan |= x[i] != x[i];
     }
+    *hi = m;
+    return !nan && m != -FLT_MAX;
+}
+
+YAMR__CPU_INLINE int block_max_f64(const double *x, size_t n, double *hi)
+{
+    double m = -INFINITY;
+    int nan = 0;
+#pragma omp simd reduction(max : m) reduction(| : nan)
+    for (size_t i = 0; i < n; ++i) {
+        m = x[i] > m ? x[i] : m;
+        nan |= x[i] != x[i];
+    }
+    *hi = m;
+    return !nan && m != -DBL_MAX;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+/*
+ * The exp loops as GCC/Clang vectors of 64 bytes (one AVX-512 register, two AVX2 or four SSE2
+ * ones: the compiler splits them). GCC 12 vectorizes no loop that turns float terms into a
+ * double sum, `omp simd` or not, and without that the terms are scalar calls of the inlined exp.
+ */
+#define YAMR__SOFTMAX_VECTORS 1
+/* Vectors pass only between inlined functions: no ABI to warn about. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef float vf32 __attribute__((vector_size(64)));
+typedef float vf32_half __attribute__((vector_size(32)));
+typedef uint32_t vu32 __attribute__((vector_size(64)));
+typedef double vf64 __attribute__((vector_size(64)));
+typedef uint64_t vu64 __attribute__((vector_size(64)));
+enum { PER32 = 16, PER64 = 8 };
+/* f32 terms summed in float for this many elements (PER32 / 2 to a lane), then in double: a
+ * float sum of 8 terms rounds by at most 8 ulp of float, 5e-7, well under yamr.h's 1e-5. */
+#define YAMR__SOFTMAX_FLOAT_RUN (16 * PER32)
+
+/* expf_nonpositive on a vector; a NaN lane comes back NaN. */
+YAMR__CPU_INLINE vf32 vexpf_nonpositive(vf32 d)
+{
+    const vu32 low = (vu32)(d < -88.0f);
+    const vf32 x = (vf32)(((vu32)d & ~low) | (low & 0xc2b00000u)); /* -88.0f */
+    const vf32 shifted = x * 1.44269504088896341f + 12582912.0f;
+    const vf32 k = shifted - 12582912.0f;
+    const vf32 r = (x - k * 0.693359375f) - k * -2.12194440e-4f;
+    vf32 p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * (r * r) + r + 1.0f;
+    return p * (vf32)(((vu32)shifted + 127u) << 23);
+}
+
+/* exp_nonpositive on a vector. */
+YAMR__CPU_INLINE vf64 vexp_nonpositive(vf64 d)
+{
+    const vu64 low = (vu64)(d < -709.0);
+    const vf64 x = (vf64)(((vu64)d & ~low) | (low & 0xc086280000000000u)); /* -709.0 */
+    const vf64 shifted = x * 1.44269504088896338700 + 6755399441055744.0;
+    const vf64 k = shifted - 6755399441055744.0;
+    const vf64 r = (x - k * 6.93147180369123816490e-01) - k * 1.90821492927058770002e-10;
+    vf64 p = r * (1.0 / 6227020800.0) + 1.0 / 479001600.0;
+    p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    return p * (vf64)(((vu64)shifted + 1023u) << 52);
+}
+
+/* exp(x - m) of one vector of f32 elements, 0 for a NaN x when `skip_nan`. */
+YAMR__CPU_INLINE vf32 vterm_f32(const float *x, vf32 m, int skip_nan)
+{
+    vf32 v;
+    memcpy(&v, x, sizeof v);
+    const vf32 e = vexpf_nonpositive(v - m);
+    return skip_nan ? (vf32)((vu32)e & (vu32)(v == v)) : e;
+}
+
+YAMR__CPU_INLINE vf64 vterm_f64(const double *x, vf64 m, int skip_nan)
+{
+    vf64 v;
+    memcpy(&v, x, sizeof v);
+    const vf64 e = vexp_nonpositive(v - m);
+    return skip_nan ? (vf64)((vu64)e & (vu64)(v == v)) : e;
+}
+
+/* sum of exp(x - m) over a block, m finite and at least every x; with `skip_nan`, NaN elements
+ * are dropped (else the block holds none). f32: the terms in float (yamr.h: float arithmetic, as
+ * on the GPU), their sums in double in runs of YAMR__SOFTMAX_FLOAT_RUN. Lane sums are added in
+ * a fixed order: the same for any thread count. The tail is read into a vector of -inf, whose
+ * terms are 0. */
+YAMR__CPU_INLINE double sum_exp_f32(const float *x, size_t n, double m, int skip_nan)
+{
+    vf32 mv = {0};
+    mv += (float)m; /* an element: exact */
+    vf64 sum0 = {0}, sum1 = {0};
+    size_t i = 0;
+    for (;;) {
+        const size_t run = n - i < YAMR__SOFTMAX_FLOAT_RUN ? n - i : YAMR__SOFTMAX_FLOAT_RUN;
+        if (run == 0) break;
+        vf32 acc0 = {0}, acc1 = {0};
+        size_t j = 0;
+        for (; run - j >= 2 * PER32; j += 2 * PER32) {
+            acc0 += vterm_f32(x + i + j, mv, skip_nan);
+            acc1 += vterm_f32(x + i + j + PER32, mv, skip_nan);
+        }
+        if (run - j >= PER32) {
+            acc0 += vterm_f32(x + i + j, mv, skip_nan);
+            j += PER32;
+        }
+        if (run > j) {
+            float tail[PER32];
+            for (size_t l = 0; l < PER32; ++l) tail[l] = l < run - j ? x[i + j + l] : -INFINITY;
+            acc1 += vterm_f32(tail, mv, skip_nan);
+        }
+        acc0 += acc1;
+        vf32_half lo, hi;
+        memcpy(&lo, &acc0, sizeof lo);
+        memcpy(&hi, (const unsigned char *)&acc0 + sizeof lo, sizeof hi);
+        sum0 += __builtin_convertvector(lo, vf64);
+        sum1 += __builtin_convertvector(hi, vf64);
+        i += run;
+    }
+    sum0 += sum1;
+    double s = 0;
+    for (int l = 0; l < PER64; ++l) s += sum0[l];
     return s;
 }
+
+YAMR__CPU_INLINE double sum_exp_f64(const double *x, size_t n, double m, int skip_nan)
+{
+    vf64 mv = {0};
+    mv += m;
+    vf64 acc0 = {0}, acc1 = {0};
+    size_t i = 0;
+    for (; n - i >= 2 * PER64; i += 2 * PER64) {
+        acc0 += vterm_f64(x + i, mv, skip_nan);
+        acc1 += vterm_f64(x + i + PER64, mv, skip_nan);
+    }
+    if (n - i >= PER64) {
+        acc0 += vterm_f64(x + i, mv, skip_nan);
+        i += PER64;
+    }
+    if (n > i) {
+        double tail[PER64];
+        for (size_t l = 0; l < PER64; ++l) tail[l] = l < n - i ? x[i + l] : -INFINITY;
+        acc1 += vterm_f64(tail, mv, skip_nan);
+    }
+    acc0 += acc1;
+    double s = 0;
+    for (int l = 0; l < PER64; ++l) s += acc0[l];
+    return s;
+}
+#else
+/* Without vector extensions: one term at a time, in the same arithmetic. */
+YAMR__CPU_INLINE double sum_exp_f32(const float *x, size_t n, double m, int skip_nan)
+{
+    const float mf = (float)m;
+    double s = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!skip_nan || x[i] == x[i]) s += expf_nonpositive(x[i] - mf);
+    return s;
+}
+
+YAMR__CPU_INLINE double sum_exp_f64(const double *x, size_t n, double m, int skip_nan)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!skip_nan || x[i] == x[i]) s += exp_nonpositive(x[i] - m);
+    return s;
+}
+#endif
 
 /* The number of elements equal to m (an infinity) in [begin, end). */
 YAMR__CPU_INLINE double count_equal(yamr_dtype t, const void *row, size_t begin, size_t end,
@@ -80,10 +285,11 @@ YAMR__CPU_INLINE double count_equal(yamr_dtype t, const void *row, size_t begin,
     return count;
 }
 
-/* Block by block, one read of the row: the block's largest element from the scan; a larger one
- * rescales the running sum (s * exp(m_old - m)); then the block's terms, while it is in L1. An
- * infinite maximum counts its equals (yamr.h: +inf counts the +inf elements; a row of -inf only
- * counts them all, and finite elements later drop them, exp(-inf) being 0). */
+/* Block by block, one read of the row: the block's largest element (float compares, or the scan
+ * of cpu_scan.c when the block holds a NaN or only -inf, so the NaN policy comes from the keys);
+ * a larger one rescales the running sum (s * exp(m_old - m)); then the block's terms, while it
+ * is in L1. An infinite maximum counts its equals (yamr.h: +inf counts the +inf elements; a row
+ * of -inf only counts them all, and finite elements later drop them, exp(-inf) being 0). */
 YAMR__CPU_INLINE void softmax_row_any(yamr__cpu_isa isa, yamr_dtype t, int nan_ignore,
                                       const void *row, size_t cols, double *row_max,
                                       double *row_sum)
@@ -91,26 +297,33 @@ YAMR__CPU_INLINE void softmax_row_any(yamr__cpu_isa isa, yamr_dtype t, int nan_i
     const size_t elem = yamr_dtype_size(t);
     double m = -INFINITY, s = 0;
     for (size_t begin = 0; begin < cols; begin += YAMR__CPU_BLOCK) {
-        const size_t end = cols - begin < YAMR__CPU_BLOCK ? cols : begin + YAMR__CPU_BLOCK;
+        const size_t n = cols - begin < YAMR__CPU_BLOCK ? cols - begin : YAMR__CPU_BLOCK;
         const void *block = (const unsigned char *)row + begin * elem;
-        yamr__cpu_best best[2];
-        yamr__cpu_scan(isa, t, 1, 0, nan_ignore, block, end - begin, best);
-        const double x = element(t, block, best[0].index);
-        if (x != x) {
-            if (nan_ignore) continue; /* NaNs only in this block */
-            *row_max = *row_sum = x;  /* a NaN: nothing changes it */
-            return;
+        double x;
+        const int no_nan = t == YAMR_DTYPE_F64 ? block_max_f64((const double *)block, n, &x)
+                                               : block_max_f32((const float *)block, n, &x);
+        if (!no_nan) {
+            yamr__cpu_best best[2];
+            yamr__cpu_scan(isa, t, 1, 0, nan_ignore, block, n, best);
+            x = element(t, block, best[0].index);
+            if (x != x) {
+                if (nan_ignore) continue; /* NaNs only in this block */
+                *row_max = *row_sum = x;  /* a NaN: nothing changes it */
+                return;
+            }
         }
         if (x > m) {
             s = isinf(x) || isinf(m) ? 0.0 : s * exp_nonpositive(m - x);
             m = x;
         }
         if (isinf(m))
-            s += count_equal(t, block, 0, end - begin, m);
+            s += count_equal(t, block, 0, n, m);
         else if (t == YAMR_DTYPE_F64) /* a constant dtype inside: one vector loop each */
-            s += sum_exp(YAMR_DTYPE_F64, block, end - begin, m);
+            s += no_nan ? sum_exp_f64((const double *)block, n, m, 0)
+                        : sum_exp_f64((const double *)block, n, m, 1);
         else
-            s += sum_exp(YAMR_DTYPE_F32, block, end - begin, m);
+            s += no_nan ? sum_exp_f32((const float *)block, n, m, 0)
+                        : sum_exp_f32((const float *)block, n, m, 1);
     }
     *row_max = s == 0 ? NAN : m; /* no element counted: NaNs only, ignored */
     *row_sum = s;

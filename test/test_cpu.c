@@ -5,11 +5,13 @@
  * around the vector widths, the scan block and the thread-split thresholds, +-1. Also the split
  * key forms of yamr_keys.h against the reference keys, the segment length for any offsets, the
  * refusal of sizes whose bytes overflow size_t, and yamr_set_cpu_threads(). The fused pass of
- * short rows and segments (cpu_short.c) on every length 1..70 and around its limit.
+ * short rows and segments (cpu_short.c) on every length 1..70 and around its limit. Softmax
+ * statistics of one row (cpu_softmax.c) on every instruction set against a double reference.
  *   test_cpu [OMP_THREADS]   OMP_THREADS: the thread count OMP_NUM_THREADS set (checked)
  * Outputs are poisoned before every call; every answer is also compared with the one-thread
  * baseline answer, which must be identical.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -557,6 +559,87 @@ static void test_softmax_threads(void **state)
     assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
 }
 
+/* Softmax statistics of one row in double, two passes, libm's exp (yamr.h's definition). */
+static void softmax_reference(yamr_dtype t, const void *row, size_t n, int nan_ignore,
+                              double *max_out, double *sum_out)
+{
+    double m = -INFINITY;
+    int counted = 0, nan = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const double x = t == YAMR_DTYPE_F64 ? ((const double *)row)[i] : ((const float *)row)[i];
+        if (x != x) {
+            nan = 1;
+            continue;
+        }
+        counted = 1;
+        if (x > m) m = x;
+    }
+    if (nan && !nan_ignore) {
+        *max_out = *sum_out = NAN;
+        return;
+    }
+    double s = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const double x = t == YAMR_DTYPE_F64 ? ((const double *)row)[i] : ((const float *)row)[i];
+        if (x == x) s += x == m ? 1.0 : exp(x - m);
+    }
+    *max_out = counted ? m : NAN;
+    *sum_out = s;
+}
+
+/* One softmax row of every instruction set against the reference: lengths around the vector
+ * widths, the float runs of the sum and the block, every pattern plus values in [-20, 20] (where
+ * most terms count) with -inf among them, both NaN policies. */
+static void test_softmax_paths(void **state)
+{
+    (void)state;
+    uint64_t rng = test_seed() ^ 0x50f7;
+    static const size_t lengths[] = {1,    2,    7,    8,    9,    15,   16,   17,   31,   32,
+                                     33,   63,   64,   65,   255,  256,  257,  1000, 2047, 2048,
+                                     2049, 4095, 4096, 4097, 6001};
+    for (int ti = 0; ti < 2; ++ti) {
+        const yamr_dtype t = ti ? YAMR_DTYPE_F64 : YAMR_DTYPE_F32;
+        const double tol = ti ? 1e-12 : 1e-5;
+        for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; ++li) {
+            const size_t n = lengths[li];
+            for (int p = 0; p <= PATTERN_COUNT; ++p) {
+                if (p < PATTERN_COUNT) {
+                    fill_pattern((data_pattern)p, t, data, n, &rng);
+                } else {
+                    for (size_t i = 0; i < n; ++i) {
+                        const uint64_t r = rng_next(&rng);
+                        const double v = r % 11 == 0 ? -INFINITY
+                                                     : (double)(r >> 11) * 0x1p-53 * 40.0 - 20.0;
+                        if (ti) ((double *)data)[i] = v;
+                        else ((float *)data)[i] = (float)v;
+                    }
+                }
+                for (int ignore = 0; ignore < 2; ++ignore) {
+                    double want_m, want_s;
+                    softmax_reference(t, data, n, ignore, &want_m, &want_s);
+                    for (int isa = 0; isa < YAMR__CPU_ISA_COUNT; ++isa) {
+                        if (!yamr__cpu_isa_runs_here((yamr__cpu_isa)isa)) continue;
+                        double got_m, got_s;
+                        yamr__cpu_softmax_row((yamr__cpu_isa)isa, t, ignore, data, n, &got_m,
+                                              &got_s);
+                        const int max_ok = want_m != want_m ? got_m != got_m : got_m == want_m;
+                        const int sum_ok = want_s != want_s ? got_s != got_s
+                                           : want_s == 0 || isinf(want_s)
+                                               ? got_s == want_s
+                                               : fabs(got_s - want_s) <= tol * want_s;
+                        if (!max_ok || !sum_ok)
+                            fail_msg("softmax %s %s n %zu pattern %d nan=%s: max %.17g sum %.17g, "
+                                     "expected %.17g %.17g",
+                                     yamr__cpu_isa_name((yamr__cpu_isa)isa), yamr_dtype_name(t), n,
+                                     p, ignore ? "ignore" : "propagate", got_m, got_s, want_m,
+                                     want_s);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /* ---- Sizes, offsets and settings ---- */
 
 static void test_size_overflow(void **state)
@@ -653,6 +736,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_size_overflow),   cmocka_unit_test(test_segment_length),
         cmocka_unit_test(test_scan_paths),      cmocka_unit_test(test_rows_paths),
         cmocka_unit_test(test_segments_paths),  cmocka_unit_test(test_softmax_threads),
+        cmocka_unit_test(test_softmax_paths),
         cmocka_unit_test(test_short_rows),      cmocka_unit_test(test_short_segments),
     };
     return cmocka_run_group_tests_name("cpu backend", tests, setup, teardown);
