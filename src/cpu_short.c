@@ -503,6 +503,103 @@ YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d,
                                   __mmask8, 8)
 
 /*
+ * float_row##W##_avx512 in chunks: per chunk of 8 vectors only the lanes' best (a tree of
+ * vmaxps or vminps, MIN on its own compare rather than on negated values, so no xor), and per
+ * lane the start of the first chunk where its best rose (a strict compare: a tie keeps the
+ * earlier chunk); the last, partial chunk in masked loads of the worst value. Then the row's
+ * best M, the least chunk start among the lanes that hold it (the first chunk that holds M),
+ * and that chunk read again, in L1, for its first element equal to M (a float compare: -0.0
+ * equals +0.0, as the keys tie them). About a third of the instructions a vector of
+ * float_row##W##_avx512, which keeps offsets per element. Same answers; 0 when the row holds a
+ * NaN.
+ */
+#define YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(W, Float, Key, Dtype, Vec, ps, epi, Mask, PER)    \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE Vec best_of##W(int is_min, Vec a, Vec b)          \
+    {                                                                                          \
+        return is_min ? _mm512_min_##ps(a, b) : _mm512_max_##ps(a, b);                        \
+    }                                                                                          \
+                                                                                               \
+    /* The vectors of the chunk at `start` (masked when short) and their lanes' best. */       \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE Vec chunk_best##W(int is_min, const Float *x,     \
+                                                             size_t start, size_t n,           \
+                                                             Mask *nan)                        \
+    {                                                                                          \
+        const Vec worst = _mm512_set1_##ps(is_min ? (Float)INFINITY : -(Float)INFINITY);       \
+        Vec v[8];                                                                              \
+        if (n - start >= 8 * PER) {                                                            \
+            for (int j = 0; j < 8; ++j) v[j] = _mm512_loadu_##ps(x + start + (size_t)j * PER); \
+        } else {                                                                               \
+            for (int j = 0; j < 8; ++j) {                                                      \
+                const size_t at = start + (size_t)j * PER;                                     \
+                const size_t left = n > at ? n - at : 0;                                       \
+                const Mask m = left >= PER ? (Mask)~(Mask)0 : (Mask)(((Mask)1 << left) - 1);   \
+                v[j] = _mm512_mask_loadu_##ps(worst, m, x + (at < n ? at : start));            \
+            }                                                                                  \
+        }                                                                                      \
+        for (int j = 0; j < 8; j += 2) *nan |= _mm512_cmp_##ps##_mask(v[j], v[j + 1], _CMP_UNORD_Q); \
+        /* a NaN v lands in no best (vmax/vmin keep the second operand): the flag has it */    \
+        const Vec a = best_of##W(is_min, v[0], v[4]), b = best_of##W(is_min, v[1], v[5]);      \
+        const Vec c = best_of##W(is_min, v[2], v[6]), d = best_of##W(is_min, v[3], v[7]);      \
+        return best_of##W(is_min, best_of##W(is_min, a, c), best_of##W(is_min, b, d));        \
+    }                                                                                          \
+                                                                                               \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int float_chunks_body##W(int is_min,              \
+                                                                      const Float *x, size_t n, \
+                                                                      size_t *index)           \
+    {                                                                                          \
+        const Vec worst = _mm512_set1_##ps(is_min ? (Float)INFINITY : -(Float)INFINITY);       \
+        Vec best = worst;                                                                      \
+        __m512i first = _mm512_setzero_si512();                                                \
+        Mask nan = 0;                                                                          \
+        for (size_t start = 0; start < n; start += 8 * PER) {                                  \
+            const Vec c = chunk_best##W(is_min, x, start, n, &nan);                            \
+            const Mask rose = is_min ? _mm512_cmp_##ps##_mask(c, best, _CMP_LT_OQ)             \
+                                     : _mm512_cmp_##ps##_mask(c, best, _CMP_GT_OQ);            \
+            best = _mm512_mask_mov_##ps(best, rose, c);                                        \
+            first = _mm512_mask_mov_##epi(first, rose, _mm512_set1_##epi((Key)start));         \
+        }                                                                                      \
+        if (nan) return 0;                                                                     \
+        const Float most = is_min ? _mm512_reduce_min_##ps(best) : _mm512_reduce_max_##ps(best); \
+        const Vec top = _mm512_set1_##ps(most);                                                \
+        /* Lanes that never rose hold chunk 0: they hold `most` only when it is the worst      \
+         * value, every element that, and chunk 0 holds it too. */                             \
+        const __m512i none = _mm512_set1_##epi((Key)~(Key)0);                                  \
+        const __m512i held = _mm512_mask_mov_##epi(                                            \
+            none, _mm512_cmp_##ps##_mask(best, top, _CMP_EQ_OQ), first);                      \
+        const size_t start = (size_t)YAMR__CPU_REDUCE_MIN1_##W(held);                          \
+        for (size_t at = start;; at += PER) {                                                  \
+            const size_t left = n - at;                                                        \
+            const Mask m = left >= PER ? (Mask)~(Mask)0 : (Mask)(((Mask)1 << left) - 1);       \
+            const Mask e = (Mask)(_mm512_mask_cmp_##ps##_mask(                                 \
+                m, _mm512_maskz_loadu_##ps(m, x + at), top, _CMP_EQ_OQ));                      \
+            if (e) {                                                                           \
+                *index = at + (size_t)__builtin_ctz((unsigned)e);                              \
+                return 1;                                                                      \
+            }                                                                                  \
+        }                                                                                      \
+    }                                                                                          \
+                                                                                               \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int float_chunks##W##_avx512(                     \
+        yamr_dtype t, Key sign, const void *in, size_t n, size_t *index)                       \
+    {                                                                                          \
+        if (t != Dtype) return 0;                                                              \
+        if (n < YAMR__CPU_CHUNKED_ROW) return float_row##W##_avx512(t, sign, in, n, index);    \
+        return sign ? float_chunks_body##W(1, (const Float *)in, n, index)                     \
+                    : float_chunks_body##W(0, (const Float *)in, n, index);                    \
+    }
+
+/* Rows at least this long take the chunks: below, the row's last steps (two reductions, a
+ * branch on where the best lies that the predictor cannot learn) cost more than the chunks
+ * save, and float_row##W##_avx512 keeps consecutive rows overlapping. */
+#define YAMR__CPU_CHUNKED_ROW 1024
+#define YAMR__CPU_REDUCE_MIN1_32(a) _mm512_reduce_min_epu32(a)
+#define YAMR__CPU_REDUCE_MIN1_64(a) _mm512_reduce_min_epu64(a)
+YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(32, float, uint32_t, YAMR_DTYPE_F32, __m512, ps, epi32,
+                                     __mmask16, 16)
+YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d, pd, epi64,
+                                     __mmask8, 8)
+
+/*
  * row##W with AVX-512 instructions: the keys of vkey##W, an unsigned compare to a mask register,
  * vpmaxu for the best (the larger key, the old one on ties) and a masked move of the iteration's
  * start for the offset, as above. Same answers as row##W.
@@ -870,10 +967,10 @@ YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_portable, )
 YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row16,
                             key_row16_avx512, 1, small_float_row16_avx512, small_key_row16_avx512,
                             no_groups)
-YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row32_avx512,
+YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _avx512, YAMR__CPU_TARGET_AVX512, float_chunks32_avx512,
                             key_row32_avx512, 1, small_float_row32_avx512, small_key_row32_avx512,
                             groups32_avx512)
-YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row64_avx512,
+YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _avx512, YAMR__CPU_TARGET_AVX512, float_chunks64_avx512,
                             key_row64_avx512, 1, small_float_row64_avx512, small_key_row64_avx512,
                             no_groups)
 YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_avx512, YAMR__CPU_TARGET_AVX512)

@@ -432,11 +432,12 @@ static void test_short_rows(void **state)
     (void)state;
     uint64_t rng = test_seed();
     const size_t limit = max_n();
-    size_t lengths[80];
+    size_t lengths[96];
     size_t count = 0;
     for (size_t n = 1; n <= 70; ++n) lengths[count++] = n;
-    const size_t more[] = {127, 128, 129, 255, 257, YAMR__CPU_SHORT_ROW - 1, YAMR__CPU_SHORT_ROW,
-                           YAMR__CPU_SHORT_ROW + 1};
+    /* 1023-1025 and 1151: the chunks of 8 vectors (cpu_short.c), a partial last one */
+    const size_t more[] = {127, 128, 129, 255, 257, 1023, 1024, 1025, 1151,
+                           YAMR__CPU_SHORT_ROW - 1, YAMR__CPU_SHORT_ROW, YAMR__CPU_SHORT_ROW + 1};
     for (size_t k = 0; k < sizeof more / sizeof more[0]; ++k) lengths[count++] = more[k];
     for (int ti = 0; ti < YAMR_DTYPE_COUNT; ++ti) {
         const yamr_dtype t = (yamr_dtype)ti;
@@ -446,7 +447,8 @@ static void test_short_rows(void **state)
             if ((rows - 1) * ld + cols > limit) continue;
             for (int pat = 0; pat < PATTERN_COUNT; ++pat) {
                 if (!pattern_applies((data_pattern)pat, t)) continue;
-                if (cols > 300 && pat != PATTERN_MIXED && pat != PATTERN_FEW_NAN) continue;
+                if (cols > YAMR__CPU_SHORT_ROW && pat != PATTERN_MIXED && pat != PATTERN_FEW_NAN)
+                    continue;
                 fill_pattern((data_pattern)pat, t, data, (rows - 1) * ld + cols, &rng);
                 check_short_case(t, rows, cols, ld, NULL, pattern_name((data_pattern)pat));
             }
