@@ -734,46 +734,115 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE __mmask16 greater32(yamr_dtype t, __m51
     return _mm512_cmpgt_epu32_mask(y, x);
 }
 
-/* One level of the tree: the pair (a, b) with lane offsets (ai, bi) to one vector. */
-YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE void pair32(yamr_dtype t, __m512i a, __m512i ai,
-                                                      __m512i b, __m512i bi, __m512i *c,
-                                                      __m512i *ci)
+/* Y == X for 32-bit lanes of dtype t (f32: -0.0 equals +0.0). */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE __mmask16 equal32(yamr_dtype t, __m512i y, __m512i x)
+{
+    if (t == YAMR_DTYPE_F32)
+        return _mm512_cmp_ps_mask(_mm512_castsi512_ps(y), _mm512_castsi512_ps(x), _CMP_EQ_OQ);
+    return _mm512_cmpeq_epi32_mask(y, x);
+}
+
+/* One level of the tree: the pair (a, b) with lane offsets (ai, bi) to one vector. With `wide`
+ * (rows of several vectors, whose lanes are not in element order) a tie goes to the smaller
+ * offset; else X's elements always come first and the compare alone decides. */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE void pair32(yamr_dtype t, int wide, __m512i a,
+                                                      __m512i ai, __m512i b, __m512i bi,
+                                                      __m512i *c, __m512i *ci)
 {
     const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
     const __m512i x = _mm512_permutex2var_epi32(a, even, b);
     const __m512i y = _mm512_permutex2var_epi32(a, odd, b);
-    const __mmask16 later = greater32(t, y, x);
+    const __m512i xi = _mm512_permutex2var_epi32(ai, even, bi);
+    const __m512i yi = _mm512_permutex2var_epi32(ai, odd, bi);
+    __mmask16 later = greater32(t, y, x);
+    if (wide) later |= _mm512_mask_cmplt_epu32_mask(equal32(t, y, x), yi, xi);
     *c = _mm512_mask_blend_epi32(later, x, y);
-    *ci = _mm512_mask_blend_epi32(later, _mm512_permutex2var_epi32(ai, even, bi),
-                                  _mm512_permutex2var_epi32(ai, odd, bi));
+    *ci = _mm512_mask_blend_epi32(later, xi, yi);
 }
 
-/* Row r's answer (16 elements) one row at a time: the value's bits and the index (-1: a float
- * row of NaNs only under IGNORE). */
-YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE void one_row16x32(yamr_dtype t, uint32_t flip,
-                                                           uint32_t nan_key, uint32_t sign,
-                                                           const uint32_t *row, uint32_t *bits,
-                                                           int64_t *at)
+/* Row r's answer one row at a time (a group with a NaN): the value's bits and the index (-1: a
+ * float row of NaNs only under IGNORE). */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE void one_row32(yamr_dtype t, uint32_t flip,
+                                                        uint32_t nan_key, uint32_t sign,
+                                                        const uint32_t *row, size_t n,
+                                                        uint32_t *bits, int64_t *at)
 {
     size_t index;
-    if (small_float_row32_avx512(t, sign, row, 16, &index)) {
+    if (n < 32 ? small_float_row32_avx512(t, sign, row, n, &index)
+               : float_row32_avx512(t, sign, row, n, &index)) {
         *bits = row[index];
         *at = (int64_t)index;
         return;
     }
     uint32_t key;
-    index = small_key_row32_avx512(t, flip, nan_key, row, 16, &key);
+    index = n < 32 ? small_key_row32_avx512(t, flip, nan_key, row, n, &key)
+                   : key_row32_avx512(t, flip, nan_key, row, n, &key);
     *bits = row[index];
     *at = yamr__dtype_is_float(t) && key == 0 ? -1 : (int64_t)index;
 }
 
-/* Rows [r, end) of a matrix of 16 columns, 16 at a time; returns where it stopped. */
+/* Matrix rows of 16 x `vectors` elements, 16 rows [r, r + 16) at a time: each row's vectors to
+ * one by lanes (a strictly larger element replaces, so each lane keeps its first best, and its
+ * offset), then the tree. Returns 0 for a group with a NaN (f32): nothing written. */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int group32(yamr_dtype t, int wide, size_t vectors,
+                                                      const uint32_t *first, size_t ld,
+                                                      __m512i flips, __m512i *best, __m512i *at)
+{
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i one = _mm512_set1_epi32(1);
+    __m512i v[16], vi[16];
+    __mmask16 nan = 0;
+    for (int j = 0; j < 16; ++j) {
+        const uint32_t *row = first + (size_t)j * ld;
+        v[j] = _mm512_xor_si512(_mm512_loadu_si512((const void *)row), flips);
+        vi[j] = iota;
+        for (size_t k = 1; k < vectors; ++k) {
+            const __m512i y = _mm512_xor_si512(_mm512_loadu_si512((const void *)(row + 16 * k)), flips);
+            if (t == YAMR_DTYPE_F32)
+                nan |= _mm512_cmp_ps_mask(_mm512_castsi512_ps(y), _mm512_castsi512_ps(y), _CMP_UNORD_Q);
+            const __mmask16 later = greater32(t, y, v[j]);
+            v[j] = _mm512_mask_blend_epi32(later, v[j], y);
+            vi[j] = _mm512_mask_mov_epi32(vi[j], later, _mm512_add_epi32(iota, _mm512_set1_epi32((int)(16 * k))));
+        }
+    }
+    if (t == YAMR_DTYPE_F32)
+        for (int j = 0; j < 16; j += 2)
+            nan |= _mm512_cmp_ps_mask(_mm512_castsi512_ps(v[j]), _mm512_castsi512_ps(v[j + 1]),
+                                      _CMP_UNORD_Q);
+    if (nan) return 0;
+    if (!wide) { /* level 1 with constant offsets: X's are the even lanes, Y's the next */
+        const __m512i even_offsets =
+            _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 0, 2, 4, 6, 8, 10, 12, 14);
+        const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+        for (int j = 0; j < 8; ++j) {
+            const __m512i x = _mm512_permutex2var_epi32(v[2 * j], even, v[2 * j + 1]);
+            const __m512i y = _mm512_permutex2var_epi32(v[2 * j], _mm512_add_epi32(even, one),
+                                                        v[2 * j + 1]);
+            const __mmask16 later = greater32(t, y, x);
+            v[j] = _mm512_mask_blend_epi32(later, x, y);
+            vi[j] = _mm512_mask_add_epi32(even_offsets, later, even_offsets, one);
+        }
+    } else {
+        for (int j = 0; j < 8; ++j)
+            pair32(t, 1, v[2 * j], vi[2 * j], v[2 * j + 1], vi[2 * j + 1], v + j, vi + j);
+    }
+    for (int j = 0; j < 4; ++j) pair32(t, wide, v[2 * j], vi[2 * j], v[2 * j + 1], vi[2 * j + 1], v + j, vi + j);
+    for (int j = 0; j < 2; ++j) pair32(t, wide, v[2 * j], vi[2 * j], v[2 * j + 1], vi[2 * j + 1], v + j, vi + j);
+    pair32(t, wide, v[0], vi[0], v[1], vi[1], best, at);
+    return 1;
+}
+
+/* Rows [r, end) of a matrix of 16, 32, ... YAMR__CPU_GROUP_COLS columns of 32 bits, 16 rows at a
+ * time; returns where it stopped. */
+#define YAMR__CPU_GROUP_COLS 128
 YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t groups32_avx512(yamr_dtype t,
                                                                 const yamr__gpu_batch *c,
                                                                 size_t r, size_t end, int nt)
 {
-    if (c->kind == YAMR__BATCH_SEGMENTS || c->cols != 16 || end - r < 16) return r;
+    if (c->kind == YAMR__BATCH_SEGMENTS || c->cols == 0 || c->cols % 16 ||
+        c->cols > YAMR__CPU_GROUP_COLS || end - r < 16)
+        return r;
     const int is_float = yamr__dtype_is_float(t);
     const uint32_t flip = c->is_min ? (is_float ? 0x80000000u : ~0u) : 0u;
     const uint32_t key_flip = c->is_min ? ~0u : 0u;
@@ -782,30 +851,22 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t groups32_avx512(yamr_dtype t,
     /* The streams need the outputs' natural alignment; without it, no groups. */
     if (((uintptr_t)c->values & 3) || ((uintptr_t)c->second & 7)) return r;
     const __m512i flips = _mm512_set1_epi32((int)flip);
-    const __m512i first_offsets =
-        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 0, 2, 4, 6, 8, 10, 12, 14);
-    const __m512i one = _mm512_set1_epi32(1);
+    const size_t vectors = c->cols / 16;
     yamr__cpu_stream values, indices;
     memset(&indices, 0, sizeof indices); /* used only with c->second */
     stream_begin(&values, (uint32_t *)c->values + r, nt);
     if (c->second) stream_begin(&indices, (int64_t *)c->second + r, nt);
     for (; end - r >= 16; r += 16) {
         const uint32_t *first = (const uint32_t *)c->in + r * c->ld;
-        __m512i v[16], vi[8];
-        __mmask16 nan = 0;
-        for (int j = 0; j < 16; ++j)
-            v[j] = _mm512_xor_si512(_mm512_loadu_si512((const void *)(first + (size_t)j * c->ld)),
-                                    flips);
-        if (t == YAMR_DTYPE_F32)
-            for (int j = 0; j < 16; j += 2)
-                nan |= _mm512_cmp_ps_mask(_mm512_castsi512_ps(v[j]), _mm512_castsi512_ps(v[j + 1]),
-                                          _CMP_UNORD_Q);
         __m512i best, at;
-        if (nan) { /* one row at a time, the answers gathered into the same vectors */
+        const int done = vectors == 1 ? group32(t, 0, 1, first, c->ld, flips, &best, &at)
+                                      : group32(t, 1, vectors, first, c->ld, flips, &best, &at);
+        if (!done) { /* one row at a time, the answers gathered into the same vectors */
             uint32_t b[16];
             int64_t a[16];
             for (int j = 0; j < 16; ++j)
-                one_row16x32(t, key_flip, nan_key, sign, first + (size_t)j * c->ld, b + j, a + j);
+                one_row32(t, key_flip, nan_key, sign, first + (size_t)j * c->ld, c->cols, b + j,
+                          a + j);
             stream_put(&values, _mm512_loadu_si512((const void *)b));
             if (c->second) {
                 stream_put(&indices, _mm512_loadu_si512((const void *)a));
@@ -813,19 +874,6 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t groups32_avx512(yamr_dtype t,
             }
             continue;
         }
-        /* level 1: offsets are constants */
-        for (int j = 0; j < 8; ++j) {
-            const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-            const __m512i x = _mm512_permutex2var_epi32(v[2 * j], even, v[2 * j + 1]);
-            const __m512i y = _mm512_permutex2var_epi32(v[2 * j], _mm512_add_epi32(even, one),
-                                                        v[2 * j + 1]);
-            const __mmask16 later = greater32(t, y, x);
-            v[j] = _mm512_mask_blend_epi32(later, x, y);
-            vi[j] = _mm512_mask_add_epi32(first_offsets, later, first_offsets, one);
-        }
-        for (int j = 0; j < 4; ++j) pair32(t, v[2 * j], vi[2 * j], v[2 * j + 1], vi[2 * j + 1], v + j, vi + j);
-        for (int j = 0; j < 2; ++j) pair32(t, v[2 * j], vi[2 * j], v[2 * j + 1], vi[2 * j + 1], v + j, vi + j);
-        pair32(t, v[0], vi[0], v[1], vi[1], &best, &at);
         stream_put(&values, _mm512_xor_si512(best, flips));
         if (c->second) {
             stream_put(&indices, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(at)));
@@ -837,7 +885,6 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t groups32_avx512(yamr_dtype t,
     if (nt) _mm_sfence(); /* the streamed lines are globally visible before the threads join */
     return r;
 }
-
 #endif
 
 /* Row or segment r of the batch: where it starts and how long it is (cpu_batch.c's row_at). */

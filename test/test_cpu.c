@@ -426,7 +426,7 @@ static void check_short_case(yamr_dtype t, size_t rows, size_t cols, size_t ld,
 /* Rows of every length 1..70 (the vectors hold 8 to 64 lanes; rows under a vector's lanes are
  * taken many rows at a time), around 128 and 256 and the fused pass's limit, every pattern
  * (NaN, ties, -0.0 and +0.0, all lowest, all NaN); more rows than lanes, an odd count, and a
- * padded leading dimension. Then, long enough to spread over threads, rows of 5, 16 and 100. */
+ * padded leading dimension. Then, long enough to spread over threads, rows of 5, 16, 100, 128. */
 static void test_short_rows(void **state)
 {
     (void)state;
@@ -454,8 +454,8 @@ static void test_short_rows(void **state)
             }
         }
         const size_t share = YAMR__CPU_MIN_BYTES_PER_THREAD / yamr_dtype_size(t);
-        static const size_t spread_cols[] = {5, 16, 100}; /* 16: the groups of cpu_short.c */
-        for (int k = 0; k < 3; ++k) {
+        static const size_t spread_cols[] = {5, 16, 100, 128}; /* 16, 128: cpu_short.c's groups */
+        for (int k = 0; k < 4; ++k) {
             const size_t cols = spread_cols[k], rows = 3 * share / cols + 67;
             if (rows * cols > limit) continue;
             fill_pattern(PATTERN_MIXED, t, data, rows * cols, &rng);
