@@ -9,7 +9,7 @@ struct yamr_context {
     int device; /* GPU ordinal or YAMR_DEVICE_CPU */
     yamr_device_info info;
     yamr__gpu *gpu; /* NULL for the CPU backend */
-    yamr__cpu_config cpu; /* the CPU backend's instruction set and thread cap */
+    yamr__cpu_config cpu; /* the CPU backend's instruction set, thread cap, answer streaming */
     yamr_variant variant;
     yamr_nan_policy nan_policy;
     char error[512];   /* the last device runtime message */

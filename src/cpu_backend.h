@@ -36,7 +36,14 @@ typedef enum {
 typedef struct {
     yamr__cpu_isa isa;
     int max_threads; /* 0: OpenMP's own count (OMP_NUM_THREADS, else the cores) */
+    /* A batch whose answers (values and indices) take at least this many bytes writes them with
+     * non-temporal stores where the pass can (they would not stay in the caches anyway, and a
+     * store through the cache first reads the line). */
+    size_t stream_answer_bytes;
 } yamr__cpu_config;
+
+/* stream_answer_bytes of a new context: beyond the L2 of a core. */
+#define YAMR__CPU_STREAM_ANSWER_BYTES ((size_t)4 << 20)
 
 /* Elements per block of the scans: the block's best key is found first, then, only when it beats
  * the best so far, its first index in a second pass over the block while it is in L1. */
@@ -88,8 +95,10 @@ void yamr__cpu_reduce(const yamr__cpu_config *cfg, yamr_dtype t, int slots, int 
  * Rows (segments) are spread over threads; few long ones are each split instead. */
 void yamr__cpu_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c);
 /* Rows (segments) [begin, end) of a max/min/argmax/argmin batch on the calling thread, in one
- * fused pass (cpu_short.c): values and indices written as yamr__cpu_rows() writes them. */
-void yamr__cpu_short_rows(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin, size_t end);
+ * fused pass (cpu_short.c): values and indices written as yamr__cpu_rows() writes them; with
+ * `stream`, where the pass can, by non-temporal stores (fenced before it returns). */
+void yamr__cpu_short_rows(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin, size_t end,
+                          int stream);
 void yamr__cpu_softmax(const yamr__cpu_config *cfg, const yamr__gpu_batch *c);
 
 /* Softmax statistics of one row of n >= 1 f32 or f64 elements (cpu_softmax.c), in double. */

@@ -58,12 +58,15 @@ typedef struct {
     int spread;
     size_t grab;
     int split;
+    int stream; /* answers by non-temporal stores (the fused pass, where it can) */
 } rows_plan;
 
 static rows_plan plan_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
 {
-    rows_plan p = {1, 1, 0};
+    rows_plan p = {1, 1, 0, 0};
     const size_t elem = yamr_dtype_size(c->dtype);
+    const size_t answer = elem + (c->second ? sizeof(int64_t) : 0);
+    p.stream = c->rows >= cfg->stream_answer_bytes / answer;
     /* enough for every thread this call may start */
     const size_t most_threads = (size_t)yamr__cpu_threads_for(cfg, (size_t)-1);
     const size_t total =
@@ -118,12 +121,12 @@ void yamr__cpu_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c)
         for (long long g = 0; g < grabs; ++g) {
             const size_t begin = (size_t)g * p.grab;
             const size_t end = c->rows - begin < p.grab ? c->rows : begin + p.grab;
-            yamr__cpu_short_rows(cfg->isa, c, begin, end);
+            yamr__cpu_short_rows(cfg->isa, c, begin, end, p.stream);
         }
 #endif
         return;
     }
-    yamr__cpu_short_rows(cfg->isa, c, 0, c->rows);
+    yamr__cpu_short_rows(cfg->isa, c, 0, c->rows, p.stream);
 }
 
 static void softmax_one(const yamr__cpu_config *cfg, const yamr__gpu_batch *c, size_t r)

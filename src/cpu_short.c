@@ -503,6 +503,103 @@ YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d,
                                   __mmask8, 8)
 
 /*
+ * float_row##W##_avx512 in chunks: per chunk of 8 vectors only the lanes' best (a tree of
+ * vmaxps or vminps, MIN on its own compare rather than on negated values, so no xor), and per
+ * lane the start of the first chunk where its best rose (a strict compare: a tie keeps the
+ * earlier chunk); the last, partial chunk in masked loads of the worst value. Then the row's
+ * best M, the least chunk start among the lanes that hold it (the first chunk that holds M),
+ * and that chunk read again, in L1, for its first element equal to M (a float compare: -0.0
+ * equals +0.0, as the keys tie them). About a third of the instructions a vector of
+ * float_row##W##_avx512, which keeps offsets per element. Same answers; 0 when the row holds a
+ * NaN.
+ */
+#define YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(W, Float, Key, Dtype, Vec, ps, epi, Mask, PER)    \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE Vec best_of##W(int is_min, Vec a, Vec b)          \
+    {                                                                                          \
+        return is_min ? _mm512_min_##ps(a, b) : _mm512_max_##ps(a, b);                        \
+    }                                                                                          \
+                                                                                               \
+    /* The vectors of the chunk at `start` (masked when short) and their lanes' best. */       \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE Vec chunk_best##W(int is_min, const Float *x,     \
+                                                             size_t start, size_t n,           \
+                                                             Mask *nan)                        \
+    {                                                                                          \
+        const Vec worst = _mm512_set1_##ps(is_min ? (Float)INFINITY : -(Float)INFINITY);       \
+        Vec v[8];                                                                              \
+        if (n - start >= 8 * PER) {                                                            \
+            for (int j = 0; j < 8; ++j) v[j] = _mm512_loadu_##ps(x + start + (size_t)j * PER); \
+        } else {                                                                               \
+            for (int j = 0; j < 8; ++j) {                                                      \
+                const size_t at = start + (size_t)j * PER;                                     \
+                const size_t left = n > at ? n - at : 0;                                       \
+                const Mask m = left >= PER ? (Mask)~(Mask)0 : (Mask)(((Mask)1 << left) - 1);   \
+                v[j] = _mm512_mask_loadu_##ps(worst, m, x + (at < n ? at : start));            \
+            }                                                                                  \
+        }                                                                                      \
+        for (int j = 0; j < 8; j += 2) *nan |= _mm512_cmp_##ps##_mask(v[j], v[j + 1], _CMP_UNORD_Q); \
+        /* a NaN v lands in no best (vmax/vmin keep the second operand): the flag has it */    \
+        const Vec a = best_of##W(is_min, v[0], v[4]), b = best_of##W(is_min, v[1], v[5]);      \
+        const Vec c = best_of##W(is_min, v[2], v[6]), d = best_of##W(is_min, v[3], v[7]);      \
+        return best_of##W(is_min, best_of##W(is_min, a, c), best_of##W(is_min, b, d));        \
+    }                                                                                          \
+                                                                                               \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int float_chunks_body##W(int is_min,              \
+                                                                      const Float *x, size_t n, \
+                                                                      size_t *index)           \
+    {                                                                                          \
+        const Vec worst = _mm512_set1_##ps(is_min ? (Float)INFINITY : -(Float)INFINITY);       \
+        Vec best = worst;                                                                      \
+        __m512i first = _mm512_setzero_si512();                                                \
+        Mask nan = 0;                                                                          \
+        for (size_t start = 0; start < n; start += 8 * PER) {                                  \
+            const Vec c = chunk_best##W(is_min, x, start, n, &nan);                            \
+            const Mask rose = is_min ? _mm512_cmp_##ps##_mask(c, best, _CMP_LT_OQ)             \
+                                     : _mm512_cmp_##ps##_mask(c, best, _CMP_GT_OQ);            \
+            best = _mm512_mask_mov_##ps(best, rose, c);                                        \
+            first = _mm512_mask_mov_##epi(first, rose, _mm512_set1_##epi((Key)start));         \
+        }                                                                                      \
+        if (nan) return 0;                                                                     \
+        const Float most = is_min ? _mm512_reduce_min_##ps(best) : _mm512_reduce_max_##ps(best); \
+        const Vec top = _mm512_set1_##ps(most);                                                \
+        /* Lanes that never rose hold chunk 0: they hold `most` only when it is the worst      \
+         * value, every element that, and chunk 0 holds it too. */                             \
+        const __m512i none = _mm512_set1_##epi((Key)~(Key)0);                                  \
+        const __m512i held = _mm512_mask_mov_##epi(                                            \
+            none, _mm512_cmp_##ps##_mask(best, top, _CMP_EQ_OQ), first);                      \
+        const size_t start = (size_t)YAMR__CPU_REDUCE_MIN1_##W(held);                          \
+        for (size_t at = start;; at += PER) {                                                  \
+            const size_t left = n - at;                                                        \
+            const Mask m = left >= PER ? (Mask)~(Mask)0 : (Mask)(((Mask)1 << left) - 1);       \
+            const Mask e = (Mask)(_mm512_mask_cmp_##ps##_mask(                                 \
+                m, _mm512_maskz_loadu_##ps(m, x + at), top, _CMP_EQ_OQ));                      \
+            if (e) {                                                                           \
+                *index = at + (size_t)__builtin_ctz((unsigned)e);                              \
+                return 1;                                                                      \
+            }                                                                                  \
+        }                                                                                      \
+    }                                                                                          \
+                                                                                               \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int float_chunks##W##_avx512(                     \
+        yamr_dtype t, Key sign, const void *in, size_t n, size_t *index)                       \
+    {                                                                                          \
+        if (t != Dtype) return 0;                                                              \
+        if (n < YAMR__CPU_CHUNKED_ROW) return float_row##W##_avx512(t, sign, in, n, index);    \
+        return sign ? float_chunks_body##W(1, (const Float *)in, n, index)                     \
+                    : float_chunks_body##W(0, (const Float *)in, n, index);                    \
+    }
+
+/* Rows at least this long take the chunks: below, the row's last steps (two reductions, a
+ * branch on where the best lies that the predictor cannot learn) cost more than the chunks
+ * save, and float_row##W##_avx512 keeps consecutive rows overlapping. */
+#define YAMR__CPU_CHUNKED_ROW 1024
+#define YAMR__CPU_REDUCE_MIN1_32(a) _mm512_reduce_min_epu32(a)
+#define YAMR__CPU_REDUCE_MIN1_64(a) _mm512_reduce_min_epu64(a)
+YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(32, float, uint32_t, YAMR_DTYPE_F32, __m512, ps, epi32,
+                                     __mmask16, 16)
+YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m512d, pd, epi64,
+                                     __mmask8, 8)
+
+/*
  * row##W with AVX-512 instructions: the keys of vkey##W, an unsigned compare to a mask register,
  * vpmaxu for the best (the larger key, the old one on ties) and a masked move of the iteration's
  * start for the offset, as above. Same answers as row##W.
@@ -570,6 +667,224 @@ YAMR__CPU_DEFINE_KEY_ROW_AVX512(16, uint16_t, epu16, epi16, __mmask32, 32)
 YAMR__CPU_DEFINE_KEY_ROW_AVX512(32, uint32_t, epu32, epi32, __mmask16, 16)
 YAMR__CPU_DEFINE_KEY_ROW_AVX512(64, uint64_t, epu64, epi64, __mmask8, 8)
 
+/*
+ * Matrix rows of exactly 16 elements of 32 bits (one vector each) on AVX-512, 16 rows at a
+ * time, in a tree of 4 levels over the 16 vectors with no per-row reduction. Each level pairs
+ * two vectors, takes the even lanes of the pair as X and the odd lanes as Y (vpermt2d), and keeps
+ * Y only where Y > X: every lane of X covers the elements just before its Y's, so a tie keeps
+ * the earlier element, and the blend keeps the element's own bits (-0.0 against +0.0). The lane
+ * offsets travel through the same permutes. After the 4 levels lane j holds row j's answer.
+ * A group with a NaN (f32) takes the rows one by one. The answers go out a vector at a time
+ * through yamr__cpu_stream (non-temporal when the plan asks).
+ */
+
+/* A stream of 64-byte vectors to consecutive addresses from `at` (4-byte aligned), written as
+ * whole aligned lines: each put shifts the stream by the start's misalignment (vpermt2d of the
+ * previous vector and this one), streams the line when `nt`, and stores the partial first and
+ * last lines with masked stores, so no byte outside the stream is written. */
+typedef struct {
+    unsigned char *line; /* the aligned line the next put writes */
+    __m512i shift;       /* dword k of a line: dword 16 - s + k of (previous, current) */
+    __m512i previous;
+    unsigned s;          /* the start's offset in its line, in dwords */
+    int first, nt;
+} yamr__cpu_stream;
+
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE void stream_begin(yamr__cpu_stream *w, void *at, int nt)
+{
+    const uintptr_t a = (uintptr_t)at;
+    w->line = (unsigned char *)(a & ~(uintptr_t)63);
+    w->s = (unsigned)((a & 63) >> 2);
+    w->shift = _mm512_add_epi32(_mm512_set1_epi32((int)(16 - w->s)),
+                                _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    w->previous = _mm512_setzero_si512();
+    w->first = 1;
+    w->nt = nt;
+}
+
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE void stream_put(yamr__cpu_stream *w, __m512i v)
+{
+    const __m512i out = _mm512_permutex2var_epi32(w->previous, w->shift, v);
+    if (w->first && w->s) {
+        _mm512_mask_storeu_epi32((void *)w->line, (__mmask16)(0xffffu << w->s), out);
+    } else if (w->nt) {
+        _mm512_stream_si512((void *)w->line, out);
+    } else {
+        _mm512_store_si512((void *)w->line, out);
+    }
+    w->first = 0;
+    w->previous = v;
+    w->line += 64;
+}
+
+/* The rest of the last vector put (nothing when the stream started aligned). */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE void stream_end(yamr__cpu_stream *w)
+{
+    if (w->first || !w->s) return;
+    const __m512i out = _mm512_permutex2var_epi32(w->previous, w->shift, _mm512_setzero_si512());
+    _mm512_mask_storeu_epi32((void *)w->line, (__mmask16)((1u << w->s) - 1), out);
+}
+
+/* Y > X for 32-bit lanes of dtype t (f32 compares floats, NaN already excluded). */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE __mmask16 greater32(yamr_dtype t, __m512i y, __m512i x)
+{
+    if (t == YAMR_DTYPE_F32)
+        return _mm512_cmp_ps_mask(_mm512_castsi512_ps(y), _mm512_castsi512_ps(x), _CMP_GT_OQ);
+    if (t == YAMR_DTYPE_I32) return _mm512_cmpgt_epi32_mask(y, x);
+    return _mm512_cmpgt_epu32_mask(y, x);
+}
+
+/* Y == X for 32-bit lanes of dtype t (f32: -0.0 equals +0.0). */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE __mmask16 equal32(yamr_dtype t, __m512i y, __m512i x)
+{
+    if (t == YAMR_DTYPE_F32)
+        return _mm512_cmp_ps_mask(_mm512_castsi512_ps(y), _mm512_castsi512_ps(x), _CMP_EQ_OQ);
+    return _mm512_cmpeq_epi32_mask(y, x);
+}
+
+/* One level of the tree: the pair (a, b) with lane offsets (ai, bi) to one vector. With `wide`
+ * (rows of several vectors, whose lanes are not in element order) a tie goes to the smaller
+ * offset; else X's elements always come first and the compare alone decides. */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE void pair32(yamr_dtype t, int wide, __m512i a,
+                                                      __m512i ai, __m512i b, __m512i bi,
+                                                      __m512i *c, __m512i *ci)
+{
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+    const __m512i x = _mm512_permutex2var_epi32(a, even, b);
+    const __m512i y = _mm512_permutex2var_epi32(a, odd, b);
+    const __m512i xi = _mm512_permutex2var_epi32(ai, even, bi);
+    const __m512i yi = _mm512_permutex2var_epi32(ai, odd, bi);
+    __mmask16 later = greater32(t, y, x);
+    if (wide) later |= _mm512_mask_cmplt_epu32_mask(equal32(t, y, x), yi, xi);
+    *c = _mm512_mask_blend_epi32(later, x, y);
+    *ci = _mm512_mask_blend_epi32(later, xi, yi);
+}
+
+/* Row r's answer one row at a time (a group with a NaN): the value's bits and the index (-1: a
+ * float row of NaNs only under IGNORE). */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE void one_row32(yamr_dtype t, uint32_t flip,
+                                                        uint32_t nan_key, uint32_t sign,
+                                                        const uint32_t *row, size_t n,
+                                                        uint32_t *bits, int64_t *at)
+{
+    size_t index;
+    if (n < 32 ? small_float_row32_avx512(t, sign, row, n, &index)
+               : float_row32_avx512(t, sign, row, n, &index)) {
+        *bits = row[index];
+        *at = (int64_t)index;
+        return;
+    }
+    uint32_t key;
+    index = n < 32 ? small_key_row32_avx512(t, flip, nan_key, row, n, &key)
+                   : key_row32_avx512(t, flip, nan_key, row, n, &key);
+    *bits = row[index];
+    *at = yamr__dtype_is_float(t) && key == 0 ? -1 : (int64_t)index;
+}
+
+/* Matrix rows of 16 x `vectors` elements, 16 rows [r, r + 16) at a time: each row's vectors to
+ * one by lanes (a strictly larger element replaces, so each lane keeps its first best, and its
+ * offset), then the tree. Returns 0 for a group with a NaN (f32): nothing written. */
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int group32(yamr_dtype t, int wide, size_t vectors,
+                                                      const uint32_t *first, size_t ld,
+                                                      __m512i flips, __m512i *best, __m512i *at)
+{
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i one = _mm512_set1_epi32(1);
+    __m512i v[16], vi[16];
+    __mmask16 nan = 0;
+    for (int j = 0; j < 16; ++j) {
+        const uint32_t *row = first + (size_t)j * ld;
+        v[j] = _mm512_xor_si512(_mm512_loadu_si512((const void *)row), flips);
+        vi[j] = iota;
+        for (size_t k = 1; k < vectors; ++k) {
+            const __m512i y = _mm512_xor_si512(_mm512_loadu_si512((const void *)(row + 16 * k)), flips);
+            if (t == YAMR_DTYPE_F32)
+                nan |= _mm512_cmp_ps_mask(_mm512_castsi512_ps(y), _mm512_castsi512_ps(y), _CMP_UNORD_Q);
+            const __mmask16 later = greater32(t, y, v[j]);
+            v[j] = _mm512_mask_blend_epi32(later, v[j], y);
+            vi[j] = _mm512_mask_mov_epi32(vi[j], later, _mm512_add_epi32(iota, _mm512_set1_epi32((int)(16 * k))));
+        }
+    }
+    if (t == YAMR_DTYPE_F32)
+        for (int j = 0; j < 16; j += 2)
+            nan |= _mm512_cmp_ps_mask(_mm512_castsi512_ps(v[j]), _mm512_castsi512_ps(v[j + 1]),
+                                      _CMP_UNORD_Q);
+    if (nan) return 0;
+    if (!wide) { /* level 1 with constant offsets: X's are the even lanes, Y's the next */
+        const __m512i even_offsets =
+            _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 0, 2, 4, 6, 8, 10, 12, 14);
+        const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+        for (int j = 0; j < 8; ++j) {
+            const __m512i x = _mm512_permutex2var_epi32(v[2 * j], even, v[2 * j + 1]);
+            const __m512i y = _mm512_permutex2var_epi32(v[2 * j], _mm512_add_epi32(even, one),
+                                                        v[2 * j + 1]);
+            const __mmask16 later = greater32(t, y, x);
+            v[j] = _mm512_mask_blend_epi32(later, x, y);
+            vi[j] = _mm512_mask_add_epi32(even_offsets, later, even_offsets, one);
+        }
+    } else {
+        for (int j = 0; j < 8; ++j)
+            pair32(t, 1, v[2 * j], vi[2 * j], v[2 * j + 1], vi[2 * j + 1], v + j, vi + j);
+    }
+    for (int j = 0; j < 4; ++j) pair32(t, wide, v[2 * j], vi[2 * j], v[2 * j + 1], vi[2 * j + 1], v + j, vi + j);
+    for (int j = 0; j < 2; ++j) pair32(t, wide, v[2 * j], vi[2 * j], v[2 * j + 1], vi[2 * j + 1], v + j, vi + j);
+    pair32(t, wide, v[0], vi[0], v[1], vi[1], best, at);
+    return 1;
+}
+
+/* Rows [r, end) of a matrix of 16, 32, ... YAMR__CPU_GROUP_COLS columns of 32 bits, 16 rows at a
+ * time; returns where it stopped. */
+#define YAMR__CPU_GROUP_COLS 128
+YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t groups32_avx512(yamr_dtype t,
+                                                                const yamr__gpu_batch *c,
+                                                                size_t r, size_t end, int nt)
+{
+    if (c->kind == YAMR__BATCH_SEGMENTS || c->cols == 0 || c->cols % 16 ||
+        c->cols > YAMR__CPU_GROUP_COLS || end - r < 16)
+        return r;
+    const int is_float = yamr__dtype_is_float(t);
+    const uint32_t flip = c->is_min ? (is_float ? 0x80000000u : ~0u) : 0u;
+    const uint32_t key_flip = c->is_min ? ~0u : 0u;
+    const uint32_t nan_key = is_float && !c->nan_ignore ? ~0u : 0u;
+    const uint32_t sign = c->is_min ? 0x80000000u : 0u;
+    /* The streams need the outputs' natural alignment; without it, no groups. */
+    if (((uintptr_t)c->values & 3) || ((uintptr_t)c->second & 7)) return r;
+    const __m512i flips = _mm512_set1_epi32((int)flip);
+    const size_t vectors = c->cols / 16;
+    yamr__cpu_stream values, indices;
+    memset(&indices, 0, sizeof indices); /* used only with c->second */
+    stream_begin(&values, (uint32_t *)c->values + r, nt);
+    if (c->second) stream_begin(&indices, (int64_t *)c->second + r, nt);
+    for (; end - r >= 16; r += 16) {
+        const uint32_t *first = (const uint32_t *)c->in + r * c->ld;
+        __m512i best, at;
+        const int done = vectors == 1 ? group32(t, 0, 1, first, c->ld, flips, &best, &at)
+                                      : group32(t, 1, vectors, first, c->ld, flips, &best, &at);
+        if (!done) { /* one row at a time, the answers gathered into the same vectors */
+            uint32_t b[16];
+            int64_t a[16];
+            for (int j = 0; j < 16; ++j)
+                one_row32(t, key_flip, nan_key, sign, first + (size_t)j * c->ld, c->cols, b + j,
+                          a + j);
+            stream_put(&values, _mm512_loadu_si512((const void *)b));
+            if (c->second) {
+                stream_put(&indices, _mm512_loadu_si512((const void *)a));
+                stream_put(&indices, _mm512_loadu_si512((const void *)(a + 8)));
+            }
+            continue;
+        }
+        stream_put(&values, _mm512_xor_si512(best, flips));
+        if (c->second) {
+            stream_put(&indices, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(at)));
+            stream_put(&indices, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(at, 1)));
+        }
+    }
+    stream_end(&values);
+    if (c->second) stream_end(&indices);
+    if (nt) _mm_sfence(); /* the streamed lines are globally visible before the threads join */
+    return r;
+}
 #endif
 
 /* Row or segment r of the batch: where it starts and how long it is (cpu_batch.c's row_at). */
@@ -609,10 +924,10 @@ YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
  * row functions (the vector extensions' or AVX-512's); Small: whether it has SmallFloatRow and
  * SmallKeyRow for rows shorter than the lanes. */
 #define YAMR__CPU_DEFINE_SHORT_ROWS(W, Key, Suffix, Target, FloatRow, KeyRow, Small,            \
-                                    SmallFloatRow, SmallKeyRow)                               \
+                                    SmallFloatRow, SmallKeyRow, Groups)                       \
     Target YAMR__CPU_INLINE void short_rows##W##Suffix(yamr__cpu_isa isa, yamr_dtype t,        \
                                                        const yamr__gpu_batch *c, size_t begin, \
-                                                       size_t end)                             \
+                                                       size_t end, int stream)                 \
     {                                                                                          \
         const size_t elem = sizeof(Key);                                                       \
         const int is_float = yamr__dtype_is_float(t);                                          \
@@ -620,7 +935,8 @@ YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
         const Key nan_key = is_float && !c->nan_ignore ? (Key)~(Key)0 : 0;                     \
         const Key sign = c->is_min ? (Key)((Key)1 << (8 * sizeof(Key) - 1)) : 0;               \
         (void)sign;                                                                            \
-        size_t r = begin;                                                                      \
+        (void)stream;                                                                          \
+        size_t r = Groups(t, c, begin, end, stream);                                           \
         /* Matrix rows under a quarter of the lanes: many rows at a time (with Small, longer   \
          * ones are a row at a time). */                                                       \
         const size_t across_below = Small ? LANES##W / 4 : LANES##W;                           \
@@ -665,70 +981,87 @@ YAMR__CPU_INLINE void put(const yamr__gpu_batch *c, size_t elem, size_t r,
 #define YAMR__CPU_DEFINE_SHORT_ROWS_ANY(Suffix, Target)                                        \
     Target YAMR__CPU_INLINE void short_rows_any##Suffix(yamr__cpu_isa isa,                     \
                                                         const yamr__gpu_batch *c,              \
-                                                        size_t begin, size_t end)              \
+                                                        size_t begin, size_t end, int stream) \
     {                                                                                          \
         switch (c->dtype) {                                                                    \
-        case YAMR_DTYPE_F32: short_rows32##Suffix(isa, YAMR_DTYPE_F32, c, begin, end); break;  \
-        case YAMR_DTYPE_I32: short_rows32##Suffix(isa, YAMR_DTYPE_I32, c, begin, end); break;  \
-        case YAMR_DTYPE_U32: short_rows32##Suffix(isa, YAMR_DTYPE_U32, c, begin, end); break;  \
-        case YAMR_DTYPE_F16: short_rows16##Suffix(isa, YAMR_DTYPE_F16, c, begin, end); break;  \
-        case YAMR_DTYPE_BF16: short_rows16##Suffix(isa, YAMR_DTYPE_BF16, c, begin, end); break; \
-        case YAMR_DTYPE_F64: short_rows64##Suffix(isa, YAMR_DTYPE_F64, c, begin, end); break;  \
-        case YAMR_DTYPE_I64: short_rows64##Suffix(isa, YAMR_DTYPE_I64, c, begin, end); break;  \
+        case YAMR_DTYPE_F32: short_rows32##Suffix(isa, YAMR_DTYPE_F32, c, begin, end, stream); break;  \
+        case YAMR_DTYPE_I32: short_rows32##Suffix(isa, YAMR_DTYPE_I32, c, begin, end, stream); break;  \
+        case YAMR_DTYPE_U32: short_rows32##Suffix(isa, YAMR_DTYPE_U32, c, begin, end, stream); break;  \
+        case YAMR_DTYPE_F16: short_rows16##Suffix(isa, YAMR_DTYPE_F16, c, begin, end, stream); break;  \
+        case YAMR_DTYPE_BF16: short_rows16##Suffix(isa, YAMR_DTYPE_BF16, c, begin, end, stream); break; \
+        case YAMR_DTYPE_F64: short_rows64##Suffix(isa, YAMR_DTYPE_F64, c, begin, end, stream); break;  \
+        case YAMR_DTYPE_I64: short_rows64##Suffix(isa, YAMR_DTYPE_I64, c, begin, end, stream); break;  \
         }                                                                                      \
     }
 
-YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _portable, , float_row16, row16, 0, float_row16, row16)
-YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _portable, , float_row32, row32, 0, float_row32, row32)
-YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _portable, , float_row64, row64, 0, float_row64, row64)
+/* No groups: rows start where they start. */
+YAMR__CPU_INLINE size_t no_groups(yamr_dtype t, const yamr__gpu_batch *c, size_t r, size_t end,
+                                  int stream)
+{
+    (void)t, (void)c, (void)end, (void)stream;
+    return r;
+}
+
+YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _portable, , float_row16, row16, 0, float_row16, row16,
+                            no_groups)
+YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _portable, , float_row32, row32, 0, float_row32, row32,
+                            no_groups)
+YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _portable, , float_row64, row64, 0, float_row64, row64,
+                            no_groups)
 YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_portable, )
 
 #if YAMR__CPU_HAVE_AVX512
 YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row16,
-                            key_row16_avx512, 1, small_float_row16_avx512, small_key_row16_avx512)
-YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row32_avx512,
-                            key_row32_avx512, 1, small_float_row32_avx512, small_key_row32_avx512)
-YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row64_avx512,
-                            key_row64_avx512, 1, small_float_row64_avx512, small_key_row64_avx512)
+                            key_row16_avx512, 1, small_float_row16_avx512, small_key_row16_avx512,
+                            no_groups)
+YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _avx512, YAMR__CPU_TARGET_AVX512, float_chunks32_avx512,
+                            key_row32_avx512, 1, small_float_row32_avx512, small_key_row32_avx512,
+                            groups32_avx512)
+YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _avx512, YAMR__CPU_TARGET_AVX512, float_chunks64_avx512,
+                            key_row64_avx512, 1, small_float_row64_avx512, small_key_row64_avx512,
+                            no_groups)
 YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_avx512, YAMR__CPU_TARGET_AVX512)
 #endif
 
 static void short_rows_baseline(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin,
-                                size_t end)
+                                size_t end, int stream)
 {
-    short_rows_any_portable(isa, c, begin, end);
+    short_rows_any_portable(isa, c, begin, end, stream);
 }
 
 #if YAMR__CPU_HAVE_AVX2
 __attribute__((target("avx2"))) static void short_rows_avx2(yamr__cpu_isa isa,
                                                             const yamr__gpu_batch *c,
-                                                            size_t begin, size_t end)
+                                                            size_t begin, size_t end,
+                                                            int stream)
 {
-    short_rows_any_portable(isa, c, begin, end);
+    short_rows_any_portable(isa, c, begin, end, stream);
 }
 #endif
 
 #if YAMR__CPU_HAVE_AVX512
 __attribute__((target("avx512f,avx512bw,avx512vl"))) static void
-short_rows_avx512(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin, size_t end)
+short_rows_avx512(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin, size_t end,
+                  int stream)
 {
-    short_rows_any_avx512(isa, c, begin, end);
+    short_rows_any_avx512(isa, c, begin, end, stream);
 }
 #endif
 
-void yamr__cpu_short_rows(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin, size_t end)
+void yamr__cpu_short_rows(yamr__cpu_isa isa, const yamr__gpu_batch *c, size_t begin, size_t end,
+                          int stream)
 {
 #if YAMR__CPU_HAVE_AVX512
     if (isa == YAMR__CPU_ISA_AVX512) {
-        short_rows_avx512(isa, c, begin, end);
+        short_rows_avx512(isa, c, begin, end, stream);
         return;
     }
 #endif
 #if YAMR__CPU_HAVE_AVX2
     if (isa == YAMR__CPU_ISA_AVX2) {
-        short_rows_avx2(isa, c, begin, end);
+        short_rows_avx2(isa, c, begin, end, stream);
         return;
     }
 #endif
-    short_rows_baseline(isa, c, begin, end);
+    short_rows_baseline(isa, c, begin, end, stream);
 }

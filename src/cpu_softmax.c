@@ -276,6 +276,106 @@ YAMR__CPU_INLINE double sum_exp_f64(const double *x, size_t n, double m, int ski
 }
 #endif
 
+#if YAMR__CPU_HAVE_AVX512
+#include <immintrin.h>
+
+#define YAMR__SOFTMAX_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+/* block_max_f32 in AVX-512: four max chains (one would wait on vmaxps's latency), a NaN flagged
+ * by an unordered compare of each pair of loads, the tail in a masked load of -inf. Starting at
+ * -inf, a block of -inf only comes back as -inf with no fallback. */
+YAMR__SOFTMAX_TARGET_AVX512 YAMR__CPU_INLINE int block_max_f32_avx512(const float *x, size_t n,
+                                                                      double *hi)
+{
+    const __m512 lowest = _mm512_set1_ps(-INFINITY);
+    __m512 m0 = lowest, m1 = lowest, m2 = lowest, m3 = lowest;
+    __mmask16 nan = 0;
+    size_t i = 0;
+    for (; n - i >= 64; i += 64) {
+        const __m512 v0 = _mm512_loadu_ps(x + i), v1 = _mm512_loadu_ps(x + i + 16);
+        const __m512 v2 = _mm512_loadu_ps(x + i + 32), v3 = _mm512_loadu_ps(x + i + 48);
+        nan |= _mm512_cmp_ps_mask(v0, v1, _CMP_UNORD_Q) | _mm512_cmp_ps_mask(v2, v3, _CMP_UNORD_Q);
+        m0 = _mm512_max_ps(v0, m0); /* a NaN v leaves m: the flag has it */
+        m1 = _mm512_max_ps(v1, m1);
+        m2 = _mm512_max_ps(v2, m2);
+        m3 = _mm512_max_ps(v3, m3);
+    }
+    for (; n - i >= 16; i += 16) {
+        const __m512 v = _mm512_loadu_ps(x + i);
+        nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+        m0 = _mm512_max_ps(v, m0);
+    }
+    if (i < n) {
+        const __m512 v = _mm512_mask_loadu_ps(lowest, (__mmask16)((1u << (n - i)) - 1), x + i);
+        nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+        m1 = _mm512_max_ps(v, m1);
+    }
+    *hi = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(m0, m1), _mm512_max_ps(m2, m3)));
+    return !nan;
+}
+
+/* exp(d) on 16 lanes of d = x - m <= 0, in AVX-512, in fewer instructions than
+ * vexpf_nonpositive: k = round(d / ln2) by vrndscaleps; r = d - k ln2 in one FMA with ln2 in
+ * one float (the FMA makes k ln2 exact, so r is off by k times ln2's rounding, 1.9e-9 |k|: 2.4e-7
+ * relative at the smallest counted terms, 4e-8 at k = -20); exp(r) = 1 + r q(r) with q of degree
+ * 4 fitted to the relative error on |r| <= ln2 / 2 (1.7e-7 at most in float, where Cephes' takes
+ * 7 FMAs; r = 0 still gives exactly 1); 2^k by vscalefps. Lanes with d <= -86 (exp(d) < 5e-38
+ * next to the maximum's term 1), -inf and NaN give 0 by the scalef's zero mask, so no clamp and
+ * no denormal. */
+YAMR__SOFTMAX_TARGET_AVX512 YAMR__CPU_INLINE __m512 exp16_avx512(__m512 d)
+{
+    const __mmask16 counted = _mm512_cmp_ps_mask(d, _mm512_set1_ps(-86.0f), _CMP_GT_OQ);
+    const __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(d, _mm512_set1_ps(1.44269504088896341f)),
+                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(0.693147182f), d);
+    __m512 p = _mm512_fmadd_ps(r, _mm512_set1_ps(8.29031505e-3f), _mm512_set1_ps(4.18979302e-2f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.66676357e-1f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.99991506e-1f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(9.99999702e-1f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    return _mm512_maskz_scalef_ps(counted, p, k);
+}
+
+/* sum_exp_f32 in AVX-512: the same runs and order of sums; NaN elements give 0 whatever
+ * skip_nan (only a row under IGNORE brings them here), the tail is a masked load of -inf. */
+YAMR__SOFTMAX_TARGET_AVX512 YAMR__CPU_INLINE double sum_exp_f32_avx512(const float *x, size_t n,
+                                                                      double m, int skip_nan)
+{
+    (void)skip_nan;
+    const __m512 mv = _mm512_set1_ps((float)m); /* an element: exact */
+    __m512d sum0 = _mm512_setzero_pd(), sum1 = sum0;
+    size_t i = 0;
+    for (;;) {
+        const size_t run = n - i < YAMR__SOFTMAX_FLOAT_RUN ? n - i : YAMR__SOFTMAX_FLOAT_RUN;
+        if (run == 0) break;
+        __m512 acc0 = _mm512_setzero_ps(), acc1 = acc0;
+        size_t j = 0;
+        for (; run - j >= 2 * PER32; j += 2 * PER32) {
+            acc0 = _mm512_add_ps(acc0, exp16_avx512(_mm512_sub_ps(_mm512_loadu_ps(x + i + j), mv)));
+            acc1 = _mm512_add_ps(acc1, exp16_avx512(_mm512_sub_ps(_mm512_loadu_ps(x + i + j + PER32), mv)));
+        }
+        if (run - j >= PER32) {
+            acc0 = _mm512_add_ps(acc0, exp16_avx512(_mm512_sub_ps(_mm512_loadu_ps(x + i + j), mv)));
+            j += PER32;
+        }
+        if (run > j) {
+            const __m512 v = _mm512_mask_loadu_ps(_mm512_set1_ps(-INFINITY),
+                                                  (__mmask16)((1u << (run - j)) - 1), x + i + j);
+            acc1 = _mm512_add_ps(acc1, exp16_avx512(_mm512_sub_ps(v, mv)));
+        }
+        acc0 = _mm512_add_ps(acc0, acc1);
+        sum0 = _mm512_add_pd(sum0, _mm512_cvtps_pd(_mm512_castps512_ps256(acc0)));
+        sum1 = _mm512_add_pd(sum1, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(acc0), 1))));
+        i += run;
+    }
+    sum0 = _mm512_add_pd(sum0, sum1);
+    double lanes[PER64], s = 0;
+    _mm512_storeu_pd(lanes, sum0);
+    for (int l = 0; l < PER64; ++l) s += lanes[l];
+    return s;
+}
+#endif
+
 /* The number of elements equal to m (an infinity) in [begin, end). */
 YAMR__CPU_INLINE double count_equal(yamr_dtype t, const void *row, size_t begin, size_t end,
                                     double m)
@@ -290,44 +390,53 @@ YAMR__CPU_INLINE double count_equal(yamr_dtype t, const void *row, size_t begin,
  * a larger one rescales the running sum (s * exp(m_old - m)); then the block's terms, while it
  * is in L1. An infinite maximum counts its equals (yamr.h: +inf counts the +inf elements; a row
  * of -inf only counts them all, and finite elements later drop them, exp(-inf) being 0). */
-YAMR__CPU_INLINE void softmax_row_any(yamr__cpu_isa isa, yamr_dtype t, int nan_ignore,
-                                      const void *row, size_t cols, double *row_max,
-                                      double *row_sum)
-{
-    const size_t elem = yamr_dtype_size(t);
-    double m = -INFINITY, s = 0;
-    for (size_t begin = 0; begin < cols; begin += YAMR__CPU_BLOCK) {
-        const size_t n = cols - begin < YAMR__CPU_BLOCK ? cols - begin : YAMR__CPU_BLOCK;
-        const void *block = (const unsigned char *)row + begin * elem;
-        double x;
-        const int no_nan = t == YAMR_DTYPE_F64 ? block_max_f64((const double *)block, n, &x)
-                                               : block_max_f32((const float *)block, n, &x);
-        if (!no_nan) {
-            yamr__cpu_best best[2];
-            yamr__cpu_scan(isa, t, 1, 0, nan_ignore, block, n, best);
-            x = element(t, block, best[0].index);
-            if (x != x) {
-                if (nan_ignore) continue; /* NaNs only in this block */
-                *row_max = *row_sum = x;  /* a NaN: nothing changes it */
-                return;
-            }
-        }
-        if (x > m) {
-            s = isinf(x) || isinf(m) ? 0.0 : s * exp_nonpositive(m - x);
-            m = x;
-        }
-        if (isinf(m))
-            s += count_equal(t, block, 0, n, m);
-        else if (t == YAMR_DTYPE_F64) /* a constant dtype inside: one vector loop each */
-            s += no_nan ? sum_exp_f64((const double *)block, n, m, 0)
-                        : sum_exp_f64((const double *)block, n, m, 1);
-        else
-            s += no_nan ? sum_exp_f32((const float *)block, n, m, 0)
-                        : sum_exp_f32((const float *)block, n, m, 1);
+#define YAMR__SOFTMAX_DEFINE_ROW(Suffix, Target, BlockMaxF32, SumExpF32)                       \
+    Target YAMR__CPU_INLINE void softmax_row_any##Suffix(yamr__cpu_isa isa, yamr_dtype t,      \
+                                                         int nan_ignore, const void *row,      \
+                                                         size_t cols, double *row_max,         \
+                                                         double *row_sum)                      \
+    {                                                                                          \
+        const size_t elem = yamr_dtype_size(t);                                                \
+        double m = -INFINITY, s = 0;                                                           \
+        for (size_t begin = 0; begin < cols; begin += YAMR__CPU_BLOCK) {                       \
+            const size_t n = cols - begin < YAMR__CPU_BLOCK ? cols - begin : YAMR__CPU_BLOCK;  \
+            const void *block = (const unsigned char *)row + begin * elem;                     \
+            double x;                                                                          \
+            const int no_nan = t == YAMR_DTYPE_F64                                             \
+                                   ? block_max_f64((const double *)block, n, &x)               \
+                                   : BlockMaxF32((const float *)block, n, &x);                 \
+            if (!no_nan) {                                                                     \
+                yamr__cpu_best best[2];                                                        \
+                yamr__cpu_scan(isa, t, 1, 0, nan_ignore, block, n, best);                      \
+                x = element(t, block, best[0].index);                                          \
+                if (x != x) {                                                                  \
+                    if (nan_ignore) continue; /* NaNs only in this block */                    \
+                    *row_max = *row_sum = x;  /* a NaN: nothing changes it */                  \
+                    return;                                                                    \
+                }                                                                              \
+            }                                                                                  \
+            if (x > m) {                                                                       \
+                s = isinf(x) || isinf(m) ? 0.0 : s * exp_nonpositive(m - x);                   \
+                m = x;                                                                         \
+            }                                                                                  \
+            if (isinf(m))                                                                      \
+                s += count_equal(t, block, 0, n, m);                                           \
+            else if (t == YAMR_DTYPE_F64) /* a constant dtype inside: one vector loop each */  \
+                s += no_nan ? sum_exp_f64((const double *)block, n, m, 0)                      \
+                            : sum_exp_f64((const double *)block, n, m, 1);                     \
+            else                                                                               \
+                s += no_nan ? SumExpF32((const float *)block, n, m, 0)                         \
+                            : SumExpF32((const float *)block, n, m, 1);                        \
+        }                                                                                      \
+        *row_max = s == 0 ? NAN : m; /* no element counted: NaNs only, ignored */              \
+        *row_sum = s;                                                                          \
     }
-    *row_max = s == 0 ? NAN : m; /* no element counted: NaNs only, ignored */
-    *row_sum = s;
-}
+
+YAMR__SOFTMAX_DEFINE_ROW(, , block_max_f32, sum_exp_f32)
+#if YAMR__CPU_HAVE_AVX512
+YAMR__SOFTMAX_DEFINE_ROW(_avx512, YAMR__SOFTMAX_TARGET_AVX512, block_max_f32_avx512,
+                         sum_exp_f32_avx512)
+#endif
 
 static void softmax_row_baseline(yamr__cpu_isa isa, yamr_dtype t, int nan_ignore,
                                  const void *row, size_t cols, double *row_max, double *row_sum)
@@ -349,7 +458,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void
 softmax_row_avx512(yamr__cpu_isa isa, yamr_dtype t, int nan_ignore, const void *row, size_t cols,
                    double *row_max, double *row_sum)
 {
-    softmax_row_any(isa, t, nan_ignore, row, cols, row_max, row_sum);
+    softmax_row_any_avx512(isa, t, nan_ignore, row, cols, row_max, row_sum);
 }
 #endif
 

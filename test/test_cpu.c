@@ -346,11 +346,17 @@ static void check_short_case(yamr_dtype t, size_t rows, size_t cols, size_t ld,
 {
     const size_t elem = yamr_dtype_size(t);
     ref_result *ref = (ref_result *)malloc(rows * YAMR_OP_COUNT * sizeof *ref);
-    unsigned char *values = (unsigned char *)malloc((rows + 1) * 8);
-    int64_t *indices = (int64_t *)malloc((rows + 1) * sizeof *indices);
+    /* The outputs start `shift` elements into their buffers, a different shift each call, so
+     * that the streamed answers (cpu_short.c) start at every offset in a 64-byte line. */
+    static unsigned calls;
+    const size_t shift = calls++ % 16;
+    unsigned char *values_buffer = (unsigned char *)malloc((rows + 1 + shift) * 8);
+    int64_t *indices_buffer = (int64_t *)malloc((rows + 1 + shift) * sizeof *indices_buffer);
     assert_non_null(ref);
-    assert_non_null(values);
-    assert_non_null(indices);
+    assert_non_null(values_buffer);
+    assert_non_null(indices_buffer);
+    unsigned char *values = values_buffer + shift * elem;
+    int64_t *indices = indices_buffer + shift;
     /* Below two threads' worth of bytes every cap runs one thread: one cap is enough. */
     const size_t bytes = (offsets ? (size_t)offsets[rows] : rows * ld) * elem;
     const int cap_count = bytes < 2 * (size_t)YAMR__CPU_MIN_BYTES_PER_THREAD ? 1 : CAP_COUNT;
@@ -360,11 +366,14 @@ static void check_short_case(yamr_dtype t, size_t rows, size_t cols, size_t ld,
         for (int isa = 0; isa < YAMR__CPU_ISA_COUNT; ++isa) {
             if (!yamr__cpu_isa_runs_here((yamr__cpu_isa)isa)) continue;
             ctx->cpu.isa = (yamr__cpu_isa)isa;
-            for (int c = 0; c < cap_count; ++c) {
+            /* Matrix rows also with every answer streamed (non-temporal stores). */
+            for (int cs = 0; cs < cap_count * (offsets ? 1 : 2); ++cs) {
+                const int c = cs % cap_count, streamed = cs >= cap_count;
+                ctx->cpu.stream_answer_bytes = streamed ? 0 : YAMR__CPU_STREAM_ANSWER_BYTES;
                 assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
                 for (int op = 0; op < YAMR_OP_COUNT; ++op) {
-                    memset(values, 0xa5, (rows + 1) * 8);
-                    memset(indices, 0xa5, (rows + 1) * sizeof *indices);
+                    memset(values_buffer, 0xa5, (rows + 1 + shift) * 8);
+                    memset(indices_buffer, 0xa5, (rows + 1 + shift) * sizeof *indices_buffer);
                     const yamr_status s =
                         offsets ? yamr_reduce_segments(ctx, (yamr_op)op, t, data, offsets, rows,
                                                        values, indices)
@@ -374,6 +383,10 @@ static void check_short_case(yamr_dtype t, size_t rows, size_t cols, size_t ld,
                     if (values[rows * elem] != 0xa5 ||
                         indices[rows] != (int64_t)0xa5a5a5a5a5a5a5a5ull)
                         fail_msg("short rows: wrote past the last row");
+                    for (size_t k = 0; k < shift; ++k)
+                        if (values_buffer[k * elem] != 0xa5 ||
+                            indices_buffer[k] != (int64_t)0xa5a5a5a5a5a5a5a5ull)
+                            fail_msg("short rows: wrote before the first row");
                     for (size_t r = 0; r < rows; ++r) {
                         const ref_result want = ref[r * YAMR_OP_COUNT + (size_t)op];
                         answer got = {load_bits(t, values, r), indices[r]};
@@ -391,10 +404,11 @@ static void check_short_case(yamr_dtype t, size_t rows, size_t cols, size_t ld,
                         char what[200];
                         snprintf(what, sizeof what,
                                  "short %s %s %s %zu (of %zu) cols %zu op %d nan %d isa %s "
-                                 "threads<=%d",
+                                 "threads<=%d streamed %d shift %zu",
                                  offsets ? "segments" : "rows", yamr_dtype_name(t), pattern, r,
                                  rows, offsets ? (size_t)(offsets[r + 1] - offsets[r]) : cols, op,
-                                 p, yamr__cpu_isa_name((yamr__cpu_isa)isa), caps[c]);
+                                 p, yamr__cpu_isa_name((yamr__cpu_isa)isa), caps[c], streamed,
+                                 shift);
                         expect_ref(t, want, got, what);
                     }
                 }
@@ -402,26 +416,28 @@ static void check_short_case(yamr_dtype t, size_t rows, size_t cols, size_t ld,
         }
     }
     ctx->cpu.isa = yamr__cpu_detect_isa();
+    ctx->cpu.stream_answer_bytes = YAMR__CPU_STREAM_ANSWER_BYTES;
     assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
     free(ref);
-    free(values);
-    free(indices);
+    free(values_buffer);
+    free(indices_buffer);
 }
 
 /* Rows of every length 1..70 (the vectors hold 8 to 64 lanes; rows under a vector's lanes are
  * taken many rows at a time), around 128 and 256 and the fused pass's limit, every pattern
  * (NaN, ties, -0.0 and +0.0, all lowest, all NaN); more rows than lanes, an odd count, and a
- * padded leading dimension. Then, long enough to spread over threads, rows of 5 and 100. */
+ * padded leading dimension. Then, long enough to spread over threads, rows of 5, 16, 100, 128. */
 static void test_short_rows(void **state)
 {
     (void)state;
     uint64_t rng = test_seed();
     const size_t limit = max_n();
-    size_t lengths[80];
+    size_t lengths[96];
     size_t count = 0;
     for (size_t n = 1; n <= 70; ++n) lengths[count++] = n;
-    const size_t more[] = {127, 128, 129, 255, 257, YAMR__CPU_SHORT_ROW - 1, YAMR__CPU_SHORT_ROW,
-                           YAMR__CPU_SHORT_ROW + 1};
+    /* 1023-1025 and 1151: the chunks of 8 vectors (cpu_short.c), a partial last one */
+    const size_t more[] = {127, 128, 129, 255, 257, 1023, 1024, 1025, 1151,
+                           YAMR__CPU_SHORT_ROW - 1, YAMR__CPU_SHORT_ROW, YAMR__CPU_SHORT_ROW + 1};
     for (size_t k = 0; k < sizeof more / sizeof more[0]; ++k) lengths[count++] = more[k];
     for (int ti = 0; ti < YAMR_DTYPE_COUNT; ++ti) {
         const yamr_dtype t = (yamr_dtype)ti;
@@ -431,14 +447,16 @@ static void test_short_rows(void **state)
             if ((rows - 1) * ld + cols > limit) continue;
             for (int pat = 0; pat < PATTERN_COUNT; ++pat) {
                 if (!pattern_applies((data_pattern)pat, t)) continue;
-                if (cols > 300 && pat != PATTERN_MIXED && pat != PATTERN_FEW_NAN) continue;
+                if (cols > YAMR__CPU_SHORT_ROW && pat != PATTERN_MIXED && pat != PATTERN_FEW_NAN)
+                    continue;
                 fill_pattern((data_pattern)pat, t, data, (rows - 1) * ld + cols, &rng);
                 check_short_case(t, rows, cols, ld, NULL, pattern_name((data_pattern)pat));
             }
         }
         const size_t share = YAMR__CPU_MIN_BYTES_PER_THREAD / yamr_dtype_size(t);
-        for (size_t cols = 5; cols <= 100; cols += 95) {
-            const size_t rows = 3 * share / cols + 67;
+        static const size_t spread_cols[] = {5, 16, 100, 128}; /* 16, 128: cpu_short.c's groups */
+        for (int k = 0; k < 4; ++k) {
+            const size_t cols = spread_cols[k], rows = 3 * share / cols + 67;
             if (rows * cols > limit) continue;
             fill_pattern(PATTERN_MIXED, t, data, rows * cols, &rng);
             check_short_case(t, rows, cols, cols, NULL, "mixed, spread");
