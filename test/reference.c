@@ -210,3 +210,30 @@ void fill_pattern(data_pattern p, yamr_dtype t, void *out, size_t n, uint64_t *r
         store(t, out, i, b);
     }
 }
+
+void ref_softmax_row(yamr_dtype t, const void *row, size_t n, int nan_ignore, double *max_out,
+                     double *sum_out)
+{
+    double m = -INFINITY;
+    int counted = 0, nan = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const double x = t == YAMR_DTYPE_F64 ? ((const double *)row)[i] : ((const float *)row)[i];
+        if (isnan(x)) {
+            nan = 1;
+            continue;
+        }
+        counted = 1;
+        if (x > m) m = x;
+    }
+    if (nan && !nan_ignore) {
+        *max_out = *sum_out = NAN;
+        return;
+    }
+    double s = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const double x = t == YAMR_DTYPE_F64 ? ((const double *)row)[i] : ((const float *)row)[i];
+        if (!isnan(x)) s += x == m ? 1.0 : exp(x - m);
+    }
+    *max_out = counted ? m : NAN;
+    *sum_out = s;
+}

@@ -14,6 +14,12 @@ typedef struct {
 
 ref_result ref_reduce(yamr_op op, yamr_dtype t, yamr_nan_policy p, const void *in, size_t n);
 
+/* Softmax statistics of one f32 or f64 row as stored (f32 inputs are exact in double): two
+ * passes in double with libm's exp. NaN under propagate: both NaN; no element counted (every
+ * element NaN under ignore): max NaN, sum 0. */
+void ref_softmax_row(yamr_dtype t, const void *row, size_t n, int nan_ignore, double *max_out,
+                     double *sum_out);
+
 /* Test data. Patterns generate n elements of dtype t into out (n * size bytes). */
 typedef enum {
     PATTERN_MIXED,         /* signed values with ties, and for floats NaN, +-inf, +-0.0 */

@@ -577,34 +577,6 @@ static void test_softmax_threads(void **state)
     assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
 }
 
-/* Softmax statistics of one row in double, two passes, libm's exp (yamr.h's definition). */
-static void softmax_reference(yamr_dtype t, const void *row, size_t n, int nan_ignore,
-                              double *max_out, double *sum_out)
-{
-    double m = -INFINITY;
-    int counted = 0, nan = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const double x = t == YAMR_DTYPE_F64 ? ((const double *)row)[i] : ((const float *)row)[i];
-        if (x != x) {
-            nan = 1;
-            continue;
-        }
-        counted = 1;
-        if (x > m) m = x;
-    }
-    if (nan && !nan_ignore) {
-        *max_out = *sum_out = NAN;
-        return;
-    }
-    double s = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const double x = t == YAMR_DTYPE_F64 ? ((const double *)row)[i] : ((const float *)row)[i];
-        if (x == x) s += x == m ? 1.0 : exp(x - m);
-    }
-    *max_out = counted ? m : NAN;
-    *sum_out = s;
-}
-
 /* One softmax row of every instruction set against the reference: lengths around the vector
  * widths, the float runs of the sum and the block, every pattern plus values in [-20, 20] (where
  * most terms count) with -inf among them, both NaN policies. */
@@ -634,7 +606,7 @@ static void test_softmax_paths(void **state)
                 }
                 for (int ignore = 0; ignore < 2; ++ignore) {
                     double want_m, want_s;
-                    softmax_reference(t, data, n, ignore, &want_m, &want_s);
+                    ref_softmax_row(t, data, n, ignore, &want_m, &want_s);
                     for (int isa = 0; isa < YAMR__CPU_ISA_COUNT; ++isa) {
                         if (!yamr__cpu_isa_runs_here((yamr__cpu_isa)isa)) continue;
                         double got_m, got_s;
