@@ -433,6 +433,19 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int small_float_row16_avx512(yamr_dtype
  * flags a NaN in either. Same answers as float_row##W.
  */
 #define YAMR__CPU_DEFINE_FLOAT_ROW_AVX512(W, Float, Key, Dtype, Vec, ps, epi, Mask, PER)       \
+    /* one step of the lanes: the two vectors of elements at offsets i + lane */               \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE void float_step##W##_avx512(                      \
+        Vec v0, Vec v1, Key i, Vec *best0, Vec *best1, __m512i *at0, __m512i *at1, Mask *nan)  \
+    {                                                                                          \
+        const Mask better0 = _mm512_cmp_##ps##_mask(v0, *best0, _CMP_GT_OQ);                  \
+        const Mask better1 = _mm512_cmp_##ps##_mask(v1, *best1, _CMP_GT_OQ);                  \
+        *nan |= _mm512_cmp_##ps##_mask(v0, v1, _CMP_UNORD_Q);                                 \
+        *best0 = _mm512_max_##ps(v0, *best0);                                                  \
+        *best1 = _mm512_max_##ps(v1, *best1);                                                  \
+        const __m512i start = _mm512_set1_##epi(i);                                            \
+        *at0 = _mm512_mask_mov_##epi(*at0, better0, start);                                    \
+        *at1 = _mm512_mask_mov_##epi(*at1, better1, start);                                    \
+    }                                                                                          \
     YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int float_row##W##_avx512(                        \
         yamr_dtype t, Key sign, const void *in, size_t n, size_t *index)                       \
     {                                                                                          \
@@ -448,14 +461,7 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int small_float_row16_avx512(yamr_dtype
                 _mm512_xor_si512(_mm512_loadu_si512((const void *)(x + i)), flip));            \
             const Vec v1 = _mm512_castsi512_##ps(                                       \
                 _mm512_xor_si512(_mm512_loadu_si512((const void *)(x + i + PER)), flip));      \
-            const Mask better0 = _mm512_cmp_##ps##_mask(v0, best0, _CMP_GT_OQ);                \
-            const Mask better1 = _mm512_cmp_##ps##_mask(v1, best1, _CMP_GT_OQ);                \
-            nan |= _mm512_cmp_##ps##_mask(v0, v1, _CMP_UNORD_Q);                              \
-            best0 = _mm512_max_##ps(v0, best0);                                                \
-            best1 = _mm512_max_##ps(v1, best1);                                                \
-            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
-            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
-            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+            float_step##W##_avx512(v0, v1, (Key)i, &best0, &best1, &at0, &at1, &nan);            \
         }                                                                                      \
         if (i < n) { /* the rest, shorter than the two vectors: masked loads of -inf */         \
             const Mask all = (Mask)~(Mask)0;                                                   \
@@ -468,14 +474,7 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE int small_float_row16_avx512(yamr_dtype
             const Vec v1 = _mm512_mask_mov_##ps(                                               \
                 lowest, m1, _mm512_castsi512_##ps(_mm512_xor_si512(                            \
                                 _mm512_maskz_loadu_##epi(m1, (const void *)(x + i + PER)), flip))); \
-            const Mask better0 = _mm512_cmp_##ps##_mask(v0, best0, _CMP_GT_OQ);                \
-            const Mask better1 = _mm512_cmp_##ps##_mask(v1, best1, _CMP_GT_OQ);                \
-            nan |= _mm512_cmp_##ps##_mask(v0, v1, _CMP_UNORD_Q);                              \
-            best0 = _mm512_max_##ps(v0, best0);                                                \
-            best1 = _mm512_max_##ps(v1, best1);                                                \
-            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
-            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
-            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+            float_step##W##_avx512(v0, v1, (Key)i, &best0, &best1, &at0, &at1, &nan);            \
         }                                                                                      \
         if (nan) return 0;                                                                     \
         Float most = _mm512_reduce_max_##ps(_mm512_max_##ps(best0, best1));                    \
@@ -605,6 +604,19 @@ YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m51
  * start for the offset, as above. Same answers as row##W.
  */
 #define YAMR__CPU_DEFINE_KEY_ROW_AVX512(W, Key, epu, epi, Mask, PER)                           \
+    /* one step of the lanes: the keys of the elements at offsets i + lane */                  \
+    YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE void key_step##W##_avx512(                        \
+        __m512i k0, __m512i k1, Key i, __m512i *best0, __m512i *best1, __m512i *at0,           \
+        __m512i *at1)                                                                          \
+    {                                                                                          \
+        const Mask better0 = _mm512_cmpgt_##epu##_mask(k0, *best0);                            \
+        const Mask better1 = _mm512_cmpgt_##epu##_mask(k1, *best1);                            \
+        *best0 = _mm512_max_##epu(k0, *best0);                                                 \
+        *best1 = _mm512_max_##epu(k1, *best1);                                                 \
+        const __m512i start = _mm512_set1_##epi(i);                                            \
+        *at0 = _mm512_mask_mov_##epi(*at0, better0, start);                                    \
+        *at1 = _mm512_mask_mov_##epi(*at1, better1, start);                                    \
+    }                                                                                          \
     YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t key_row##W##_avx512(                       \
         yamr_dtype t, Key flip, Key nan_key, const void *in, size_t n, Key *key)               \
     {                                                                                          \
@@ -615,13 +627,7 @@ YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m51
             vkey##W(t, in, i, flip, nan_key, &key0);                                           \
             vkey##W(t, in, i + PER, flip, nan_key, &key1);                                     \
             const __m512i k0 = (__m512i)key0, k1 = (__m512i)key1;                              \
-            const Mask better0 = _mm512_cmpgt_##epu##_mask(k0, best0);                         \
-            const Mask better1 = _mm512_cmpgt_##epu##_mask(k1, best1);                         \
-            best0 = _mm512_max_##epu(k0, best0);                                               \
-            best1 = _mm512_max_##epu(k1, best1);                                               \
-            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
-            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
-            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+            key_step##W##_avx512(k0, k1, (Key)i, &best0, &best1, &at0, &at1);                   \
         }                                                                                      \
         if (i < n) { /* the rest, shorter than the two vectors: masked loads, bottom keys */   \
             const Mask all = (Mask)~(Mask)0;                                                   \
@@ -635,13 +641,7 @@ YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m51
             vkey_bits##W(t, &bits1, flip, nan_key, &key1);                                     \
             const __m512i k0 = _mm512_maskz_mov_##epi(m0, (__m512i)key0);                     \
             const __m512i k1 = _mm512_maskz_mov_##epi(m1, (__m512i)key1);                     \
-            const Mask better0 = _mm512_cmpgt_##epu##_mask(k0, best0);                         \
-            const Mask better1 = _mm512_cmpgt_##epu##_mask(k1, best1);                         \
-            best0 = _mm512_max_##epu(k0, best0);                                               \
-            best1 = _mm512_max_##epu(k1, best1);                                               \
-            const __m512i start = _mm512_set1_##epi((Key)i);                                   \
-            at0 = _mm512_mask_mov_##epi(at0, better0, start);                                  \
-            at1 = _mm512_mask_mov_##epi(at1, better1, start);                                  \
+            key_step##W##_avx512(k0, k1, (Key)i, &best0, &best1, &at0, &at1);                   \
         }                                                                                      \
         Key lanes[PER];                                                                        \
         _mm512_storeu_si512((void *)lanes, _mm512_max_##epu(best0, best1));                    \

@@ -17,6 +17,17 @@
 #define YAMR__CPU_INLINE static inline
 #endif
 
+/* The polynomials of the exps below, highest degree first (Horner): the Taylor series of exp to
+ * r^13 / 13! for double; Cephes' expf for float, whose last step is p r^2 + r + 1. */
+enum { EXP_TAYLOR_TERMS = 14, EXPF_CEPHES_TERMS = 6 };
+static const double exp_taylor[EXP_TAYLOR_TERMS] = {
+    1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0, 1.0 / 362880.0,
+    1.0 / 40320.0,      1.0 / 5040.0,      1.0 / 720.0,      1.0 / 120.0,     1.0 / 24.0,
+    1.0 / 6.0,          0.5,               1.0,              1.0};
+static const float expf_cephes[EXPF_CEPHES_TERMS] = {1.9875691500e-4f, 1.3981999507e-3f,
+                                                     8.3334519073e-3f, 4.1665795894e-2f,
+                                                     1.6666665459e-1f, 5.0000001201e-1f};
+
 /* exp(d) for d <= 0 or NaN (a NaN comes back NaN), within a few ulp: d = k ln2 + r with
  * |r| <= ln2 / 2, a degree-13 Taylor polynomial in r (its first omitted term is below 2^-56 of
  * the result), and 2^k from the exponent bits. Below -709 k is -1023, whose exponent bits make
@@ -32,20 +43,8 @@ YAMR__CPU_INLINE double exp_nonpositive(double d)
     const double shifted = x * 1.44269504088896338700 + 6755399441055744.0;
     const double k = shifted - 6755399441055744.0;
     const double r = (x - k * ln2_hi) - k * ln2_lo;
-    double p = 1.0 / 6227020800.0; /* 1/13! */
-    p = p * r + 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
+    double p = exp_taylor[0];
+    for (int j = 1; j < EXP_TAYLOR_TERMS; ++j) p = p * r + exp_taylor[j];
     uint64_t k_bits;
     memcpy(&k_bits, &shifted, sizeof k_bits);
     const uint64_t scale_bits = (k_bits + 1023u) << 52; /* k in [-1023, 0]; -1023: 0.0 */
@@ -63,12 +62,8 @@ YAMR__CPU_INLINE float expf_nonpositive(float d)
     const float shifted = x * 1.44269504088896341f + 12582912.0f; /* 1.5 * 2^23 */
     const float k = shifted - 12582912.0f;
     const float r = (x - k * 0.693359375f) - k * -2.12194440e-4f; /* ln2 in two parts */
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
+    float p = expf_cephes[0];
+    for (int j = 1; j < EXPF_CEPHES_TERMS; ++j) p = p * r + expf_cephes[j];
     p = p * (r * r) + r + 1.0f;
     uint32_t k_bits;
     memcpy(&k_bits, &shifted, sizeof k_bits);
@@ -139,11 +134,8 @@ YAMR__CPU_INLINE vf32 vexpf_nonpositive(vf32 d)
     const vf32 shifted = x * 1.44269504088896341f + 12582912.0f;
     const vf32 k = shifted - 12582912.0f;
     const vf32 r = (x - k * 0.693359375f) - k * -2.12194440e-4f;
-    vf32 p = r * 1.9875691500e-4f + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
+    vf32 p = r * expf_cephes[0] + expf_cephes[1];
+    for (int j = 2; j < EXPF_CEPHES_TERMS; ++j) p = p * r + expf_cephes[j];
     p = p * (r * r) + r + 1.0f;
     return p * (vf32)(((vu32)shifted + 127u) << 23);
 }
@@ -156,19 +148,8 @@ YAMR__CPU_INLINE vf64 vexp_nonpositive(vf64 d)
     const vf64 shifted = x * 1.44269504088896338700 + 6755399441055744.0;
     const vf64 k = shifted - 6755399441055744.0;
     const vf64 r = (x - k * 6.93147180369123816490e-01) - k * 1.90821492927058770002e-10;
-    vf64 p = r * (1.0 / 6227020800.0) + 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
+    vf64 p = r * exp_taylor[0] + exp_taylor[1];
+    for (int j = 2; j < EXP_TAYLOR_TERMS; ++j) p = p * r + exp_taylor[j];
     return p * (vf64)(((vu64)shifted + 1023u) << 52);
 }
 
