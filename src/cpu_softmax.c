@@ -81,31 +81,21 @@ YAMR__CPU_INLINE double element(yamr_dtype t, const void *row, size_t i)
 /* The largest element of a block by float compares, into *hi; 0 (the caller takes the scan of
  * cpu_scan.c) when the block holds a NaN or its largest is the lowest finite value: OpenMP
  * starts each lane of a max there, not at -inf, so a block of -inf only comes back as it. */
-YAMR__CPU_INLINE int block_max_f32(const float *x, size_t n, double *hi)
-{
-    float m = -INFINITY;
-    int nan = 0;
-#pragma omp simd reduction(max : m) reduction(| : nan)
-    for (size_t i = 0; i < n; ++i) {
-        m = x[i] > m ? x[i] : m;
-        nan |= x[i] != x[i];
+#define YAMR__SOFTMAX_DEFINE_BLOCK_MAX(Suffix, Float, LOWEST)                                 \
+    YAMR__CPU_INLINE int block_max_##Suffix(const Float *x, size_t n, double *hi)              \
+    {                                                                                          \
+        Float m = -INFINITY;                                                                   \
+        int nan = 0;                                                                           \
+        _Pragma("omp simd reduction(max : m) reduction(| : nan)")                              \
+        for (size_t i = 0; i < n; ++i) {                                                       \
+            m = x[i] > m ? x[i] : m;                                                           \
+            nan |= x[i] != x[i];                                                               \
+        }                                                                                      \
+        *hi = m;                                                                               \
+        return !nan && m != -(LOWEST);                                                         \
     }
-    *hi = m;
-    return !nan && m != -FLT_MAX;
-}
-
-YAMR__CPU_INLINE int block_max_f64(const double *x, size_t n, double *hi)
-{
-    double m = -INFINITY;
-    int nan = 0;
-#pragma omp simd reduction(max : m) reduction(| : nan)
-    for (size_t i = 0; i < n; ++i) {
-        m = x[i] > m ? x[i] : m;
-        nan |= x[i] != x[i];
-    }
-    *hi = m;
-    return !nan && m != -DBL_MAX;
-}
+YAMR__SOFTMAX_DEFINE_BLOCK_MAX(f32, float, FLT_MAX)
+YAMR__SOFTMAX_DEFINE_BLOCK_MAX(f64, double, DBL_MAX)
 
 #if defined(__GNUC__) || defined(__clang__)
 /*
