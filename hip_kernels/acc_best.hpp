@@ -101,7 +101,7 @@ struct yamr__best_acc {
      * 78-104 registers).
      */
     template <int Unroll>
-    __device__ inline void chunk(const uint4 (&raw)[Unroll], long long first, long long step)
+    __device__ inline void chunk(const uint4 (&raw)[Unroll], Index first, Index step)
     {
         if constexpr (Unroll > 1 && sizeof(storage) == 2) {
 #pragma unroll
@@ -218,7 +218,7 @@ struct yamr__minmax_acc {
     /* Half types vector by vector, both slots on one vector's widened elements before the next
      * (both slots over every vector held 32 widened elements and doubled the registers). */
     template <int Unroll>
-    __device__ inline void chunk(const uint4 (&raw)[Unroll], long long first, long long step)
+    __device__ inline void chunk(const uint4 (&raw)[Unroll], Index first, Index step)
     {
         if constexpr (sizeof(storage) == 2) {
 #pragma unroll

@@ -20,9 +20,10 @@ struct yamr__gpu {
     /* the split kernel's partials and row counters, owned for the context's lifetime: no
      * allocation per call */
     yamr__split_workspace split_workspace;
-    /* Blocks of each grid-wide split kernel instance that fit on one multiprocessor of this
-     * device; 0 until the first launch of that instance asks the runtime. */
-    int grid_blocks_per_unit[YAMR_DTYPE_COUNT][YAMR_VARIANT_COUNT][2];
+    /* Blocks of each grid-wide split kernel instance (dtype, variant, slots - 1, 64-bit
+     * indices) that fit on one multiprocessor of this device; 0 until the first plan of that
+     * instance asks the runtime. */
+    int grid_blocks_per_unit[YAMR_DTYPE_COUNT][YAMR_VARIANT_COUNT][2][2];
 };
 
 /* Records the runtime's message and returns the status for a failed runtime call. */

@@ -4,12 +4,27 @@
 
 #include "gpu.h"
 
-/* Calls use(kernel, accumulator type tag) with the split kernel instance of a grid-wide call for
- * the device's warp width, the variant's block algorithm, the dtype and the slot count (two:
- * min+max); false (nothing called) for a variant without a block algorithm. */
+/* Calls use(kernel, accumulator type tag) with Acc's split kernel instance of a grid-wide call
+ * for the device's warp width, the variant's block algorithm and the index width (32 or 64 bits:
+ * the plan's index_bits). */
+template <typename Acc, int W, yamr_variant V, typename Use>
+static void with_index_width(int index_bits, Use &&use)
+{
+    constexpr int esize = sizeof(typename Acc::storage);
+    constexpr int unroll = YAMR__GRID_VECTORS(esize);
+    constexpr int bound = YAMR__GRID_MIN_BLOCKS(esize, Acc::slots);
+    typedef typename Acc::template with_index<int> Narrow;
+    if (index_bits == 32)
+        use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, bound>, (Narrow *)NULL);
+    else
+        use(yamr_split_kernel<Acc, V, W, unroll, yamr__matrix_layout>, (Acc *)NULL);
+}
+
+/* with_index_width for the dtype and the slot count (two: min+max); false (nothing called) for a
+ * variant without a block algorithm. */
 template <typename Use>
 static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
-                             int slots, Use &&use)
+                             int slots, int index_bits, Use &&use)
 {
     bool found = false;
     yamr__with_warp_width(gpu->warp_size, [&](auto width) {
@@ -18,13 +33,10 @@ static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_varian
             constexpr yamr_variant V = decltype(block)::value;
 #define YAMR_USE_DTYPE(D)                                                                      \
     {                                                                                          \
-        constexpr int unroll = YAMR__GRID_VECTORS(sizeof(typename yamr__best_acc<D>::storage)); \
         if (slots == 2)                                                                        \
-            use(yamr_split_kernel<yamr__minmax_acc<D>, V, W, unroll, yamr__matrix_layout>,     \
-                (yamr__minmax_acc<D> *)NULL);                                                  \
+            with_index_width<yamr__minmax_acc<D>, W, V>(index_bits, use);                      \
         else                                                                                   \
-            use(yamr_split_kernel<yamr__best_acc<D>, V, W, unroll, yamr__matrix_layout>,       \
-                (yamr__best_acc<D> *)NULL);                                                    \
+            with_index_width<yamr__best_acc<D>, W, V>(index_bits, use);                        \
     }
             YAMR_DISPATCH_DTYPE(dtype, YAMR_USE_DTYPE)
 #undef YAMR_USE_DTYPE
@@ -35,14 +47,15 @@ static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_varian
 
 extern "C" yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype,
                                                       yamr_variant variant, int slots,
-                                                      int *blocks, char *err, size_t errlen)
+                                                      int index_bits, int *blocks, char *err,
+                                                      size_t errlen)
 {
-    int &cached = gpu->grid_blocks_per_unit[dtype][variant][slots - 1];
+    int &cached = gpu->grid_blocks_per_unit[dtype][variant][slots - 1][index_bits == 64];
     if (!cached) {
         const yamr__device_scope on_device(gpu->device);
         YAMR_HIP_TRY(on_device.status(), err, errlen);
         hipError_t e = hipSuccess;
-        if (!with_grid_kernel(gpu, dtype, variant, slots, [&](auto kernel, auto) {
+        if (!with_grid_kernel(gpu, dtype, variant, slots, index_bits, [&](auto kernel, auto) {
                 e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&cached, kernel,
                                                                  YAMR__BLOCK_THREADS, 0);
             }))
@@ -71,16 +84,17 @@ static yamr__best_output slot_output(const yamr__gpu *gpu, const yamr__gpu_call 
     return {&gpu->d_result[k].value_bits, (long long *)&gpu->d_result[k].index};
 }
 
-template <yamr_dtype D>
-static yamr__best_output output_of(yamr__best_acc<D> *, const yamr__gpu *gpu,
+template <yamr_dtype D, typename I>
+static yamr__best_output output_of(yamr__best_acc<D, I> *, const yamr__gpu *gpu,
                                    const yamr__gpu_call *call)
 {
     return slot_output(gpu, call, 0);
 }
 
-template <yamr_dtype D>
-static typename yamr__minmax_acc<D>::output output_of(yamr__minmax_acc<D> *, const yamr__gpu *gpu,
-                                                      const yamr__gpu_call *call)
+template <yamr_dtype D, typename I>
+static typename yamr__minmax_acc<D, I>::output output_of(yamr__minmax_acc<D, I> *,
+                                                         const yamr__gpu *gpu,
+                                                         const yamr__gpu_call *call)
 {
     return {{slot_output(gpu, call, 0), slot_output(gpu, call, 1)}};
 }
@@ -103,7 +117,8 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
         args.blocks_per_row = plan->blocks_per_row;
         args.ws = gpu->split_workspace;
         const yamr__matrix_layout one_row = {n, n};
-        if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots, [&](auto kernel, auto acc) {
+        if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots, plan->index_bits,
+                              [&](auto kernel, auto acc) {
                 typedef typename std::remove_pointer<decltype(acc)>::type Acc;
                 kernel<<<plan->grid_blocks, plan->block_threads, 0, gpu->stream>>>(
                     (const typename Acc::storage *)call->in, one_row, args,

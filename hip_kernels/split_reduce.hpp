@@ -73,10 +73,12 @@ __device__ inline bool yamr__last_block_merge(Acc &acc, const yamr__split_worksp
 /*
  * Grid: rows * args.blocks_per_row blocks (rows <= YAMR__ROWS_SPLIT_MAX_ROWS, and the grid at
  * most the workspace's partials when blocks_per_row > 1). A block may see no element (a short
- * segment): its partial is the identity. Unroll: 16-byte loads in flight per thread.
+ * segment): its partial is the identity. Unroll: 16-byte loads in flight per thread. MinBlocks:
+ * blocks per multiprocessor the registers are bounded for.
  */
-template <typename Acc, yamr_variant Variant, int WarpSize, int Unroll, typename Layout>
-__global__ void __launch_bounds__(YAMR__BLOCK_THREADS)
+template <typename Acc, yamr_variant Variant, int WarpSize, int Unroll, typename Layout,
+          int MinBlocks = 1>
+__global__ void __launch_bounds__(YAMR__BLOCK_THREADS, MinBlocks)
 yamr_split_kernel(const typename Acc::storage *__restrict__ in, Layout layout,
                   yamr__batch_args args, typename Acc::output out)
 {

@@ -3,8 +3,21 @@
 #ifndef YAMR_TILE_SCAN_HPP
 #define YAMR_TILE_SCAN_HPP
 
+#include <type_traits>
+
 #include "dtype_traits.hpp"
 #include "yamr_internal.h"
+
+/* The type of a scan's offsets and counts for accumulator Acc: its index type where it keeps
+ * one (32 bits where the plan says every index fits), else long long. */
+template <typename Acc, typename = void>
+struct yamr__scan_offset {
+    typedef long long type;
+};
+template <typename Acc>
+struct yamr__scan_offset<Acc, std::void_t<typename Acc::index_type>> {
+    typedef typename Acc::index_type type;
+};
 
 /*
  * Thread `lane` of `lanes` visits elements lane, lane + lanes, ... of p[0, n), with index
@@ -16,48 +29,53 @@
  * Unroll - 1 vectors as one chunk, for kernels whose lanes often end on such a remainder. With
  * `vectorize`, lanes >= 16 / sizeof(Storage): the head and the tail, each shorter than a
  * vector, take one element per lane at most (no loop: fewer instructions before the loads).
+ * Offsets and counts are Acc's yamr__scan_offset: with 32 bits, n + 64 * lanes must fit an int
+ * (the furthest a lane's index arithmetic reaches).
  */
 template <typename Storage, int Unroll, bool PadLast = false, typename Acc>
-__device__ inline void yamr__rows_scan(const Storage *__restrict__ p, long long n, long long first,
-                                      int lane, int lanes, int vectorize, Acc &acc)
+__device__ inline void yamr__rows_scan(const Storage *__restrict__ p, long long row_n,
+                                      long long row_first, int lane, int lanes, int vectorize,
+                                      Acc &acc)
 {
+    typedef typename yamr__scan_offset<Acc>::type Offset;
     constexpr int per_vec = 16 / sizeof(Storage);
+    const Offset n = (Offset)row_n, first = (Offset)row_first;
     if (!vectorize) {
-        for (long long i = lane; i < n; i += lanes) acc.element(p[i], first + i);
+        for (Offset i = lane; i < n; i += lanes) acc.element(p[i], first + i);
         return;
     }
     const int misaligned = (int)(((uintptr_t)p / sizeof(Storage)) % per_vec);
-    long long head = misaligned ? per_vec - misaligned : 0;
+    Offset head = misaligned ? per_vec - misaligned : 0;
     if (head > n) head = n;
     if (lane < head) acc.element(p[lane], first + lane);
     if (head == n) return;
     const uint4 *vec = (const uint4 *)(p + head);
-    const long long vectors = (n - head) / per_vec;
-    long long v = lane;
+    const Offset vectors = (n - head) / per_vec;
+    Offset v = lane;
     if constexpr (PadLast) {
         /* Three vectors or more left: one chunk, the vectors past the last standing in as
          * copies of the first (a copy comes after its original, so it never beats it): a lane's
          * last few vectors are one round trip, not one each. Fewer go one by one (a chunk of
          * mostly copies measured slower than two round trips: docs/performance.md). */
-        for (; v + 2LL * lanes < vectors; v += (long long)Unroll * lanes) {
+        for (; v + (Offset)2 * lanes < vectors; v += (Offset)Unroll * lanes) {
             uint4 raw[Unroll];
             raw[0] = vec[v];
 #pragma unroll
             for (int u = 1; u < Unroll; ++u)
                 raw[u] = v + u * lanes < vectors ? vec[v + u * lanes] : raw[0];
-            acc.chunk(raw, first + head + v * per_vec, (long long)lanes * per_vec);
+            acc.chunk(raw, first + head + v * per_vec, (Offset)lanes * per_vec);
         }
     } else {
-        for (; v + (long long)(Unroll - 1) * lanes < vectors; v += (long long)Unroll * lanes) {
+        for (; v + (Offset)(Unroll - 1) * lanes < vectors; v += (Offset)Unroll * lanes) {
             uint4 raw[Unroll];
 #pragma unroll
             for (int u = 0; u < Unroll; ++u) raw[u] = vec[v + u * lanes];
-            acc.chunk(raw, first + head + v * per_vec, (long long)lanes * per_vec);
+            acc.chunk(raw, first + head + v * per_vec, (Offset)lanes * per_vec);
         }
     }
 #pragma unroll 1 /* fewer than Unroll vectors are left (measured: docs/performance.md) */
     for (; v < vectors; v += lanes) acc.vector(vec[v], first + head + v * per_vec);
-    const long long tail = head + vectors * per_vec + lane;
+    const Offset tail = head + vectors * per_vec + lane;
     if (tail < n) acc.element(p[tail], first + tail);
 }
 

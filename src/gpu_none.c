@@ -47,9 +47,11 @@ yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream)
 }
 
 yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
-                                           int slots, int *blocks, char *err, size_t errlen)
+                                           int slots, int index_bits, int *blocks, char *err,
+                                           size_t errlen)
 {
-    (void)gpu, (void)dtype, (void)variant, (void)slots, (void)blocks, (void)err, (void)errlen;
+    (void)gpu, (void)dtype, (void)variant, (void)slots, (void)index_bits, (void)blocks, (void)err,
+        (void)errlen;
     return YAMR_ERROR_NO_DEVICE;
 }
 

@@ -93,6 +93,14 @@ int yamr__matrix_ok(size_t rows, size_t cols, size_t ld, size_t elem)
 
 /* ---- Grids ---- */
 
+/* The index width of a row of `cols` elements scanned by `lanes` threads: 32 bits where every
+ * index, `none` (INT_MAX) and the scan's furthest offset (cols + 64 * lanes, tile_scan.hpp) fit
+ * an int. */
+static int index_bits_for(size_t cols, size_t lanes)
+{
+    return 64 * lanes < (size_t)INT_MAX && cols < (size_t)INT_MAX - 64 * lanes ? 32 : 64;
+}
+
 /* Blocks for `rows` rows at `per_block` rows per block, the grid-striding shapes' cap. */
 static unsigned grid_for(size_t rows, size_t per_block)
 {
@@ -100,31 +108,33 @@ static unsigned grid_for(size_t rows, size_t per_block)
     return (unsigned)(blocks < YAMR__ROWS_MAX_GRID ? blocks : YAMR__ROWS_MAX_GRID);
 }
 
-/* A grid-wide call: the split kernel over one row, with enough blocks for every thread to take
- * YAMR__GRID_VECTORS whole vectors, at most as many as fit on the device at once (and in the
- * context's workspace). */
+/* A grid-wide call: the split kernel over one row, in as few rounds of YAMR__GRID_VECTORS-vector
+ * chunks per thread as the blocks that fit on the device at once (and in the context's
+ * workspace) allow, and with as many blocks as give every thread that many whole chunks: no
+ * thread ends on a few vectors, one round trip each, while the others wait. */
 static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, yamr_plan *p,
                              char *err, size_t errlen)
 {
+    const size_t most = (size_t)YAMR__GRID_MAX_BLOCKS_PER_UNIT * (size_t)ctx->info.multiprocessors;
+    p->index_bits = index_bits_for(p->cols, most * YAMR__BLOCK_THREADS);
     int per_unit = 0;
     yamr_status s = yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant, slots,
-                                                   &per_unit, err, errlen);
+                                                   p->index_bits, &per_unit, err, errlen);
     if (s != YAMR_SUCCESS) return s;
     const size_t esize = yamr_dtype_size(p->dtype);
     const size_t per_thread = aligned ? (16 / esize) * YAMR__GRID_VECTORS(esize) : 1;
     const size_t wanted =
         (p->cols + per_thread * YAMR__BLOCK_THREADS - 1) / (per_thread * YAMR__BLOCK_THREADS);
-    size_t blocks = (size_t)per_unit * (size_t)ctx->info.multiprocessors;
-    const size_t most = (size_t)YAMR__GRID_MAX_BLOCKS_PER_UNIT * (size_t)ctx->info.multiprocessors;
-    if (blocks > most) blocks = most;
-    if (blocks > wanted) blocks = wanted;
-    if (blocks < 1) blocks = 1;
+    size_t fit = (size_t)per_unit * (size_t)ctx->info.multiprocessors;
+    if (fit > most) fit = most;
+    if (fit < 1) fit = 1;
+    const size_t chunks = (wanted + fit - 1) / fit; /* per thread; wanted >= 1 */
+    const size_t blocks = (wanted + chunks - 1) / chunks;
     p->kernel = YAMR_KERNEL_BLOCKS_PER_ROW;
     p->shape = YAMR_ROWS_BLOCKS_PER_ROW;
     p->blocks_per_row = (int)blocks;
     p->grid_blocks = (unsigned)blocks;
     p->block_threads = YAMR__BLOCK_THREADS;
-    p->index_bits = 64;
     return YAMR_SUCCESS;
 }
 
@@ -152,7 +162,7 @@ static void plan_rows(const yamr_context *ctx, yamr_plan *p)
     default:
         p->kernel = YAMR_KERNEL_BLOCK_PER_ROW;
         p->grid_blocks = grid_for(p->rows, 1);
-        p->index_bits = p->cols < INT_MAX ? 32 : 64;
+        p->index_bits = index_bits_for(p->cols, YAMR__BLOCK_THREADS);
         break;
     }
 }
@@ -254,8 +264,8 @@ static void explain(const yamr_context *ctx, yamr_plan *p)
             int per_unit = 0;
             char err[64];
             (void)yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant,
-                                                 p->call == YAMR_CALL_MINMAX ? 2 : 1, &per_unit,
-                                                 err, sizeof err);
+                                                 p->call == YAMR_CALL_MINMAX ? 2 : 1,
+                                                 p->index_bits, &per_unit, err, sizeof err);
             const yamr__variant_info *v = yamr__variant_lookup(p->variant);
             snprintf(why, cap, "one row; %s (%s: %s); %d blocks fit per multiprocessor x %d",
                      yamr_variant_name(p->variant),

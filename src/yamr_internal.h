@@ -24,17 +24,17 @@ enum {
 
 /*
  * The variant table: X(id, name, warp widths, flags, correctness) per single-block algorithm, in
- * AUTO's order of preference (the in-block cycles measured on an H100, docs/variants.md, fastest
+ * AUTO's order of preference (grid-wide calls timed on an H100, docs/variants.md, fastest
  * first); RACY rows come last and are never picked. variants.c makes the registry of it and the
  * launchers (hip_kernels/block_merge.hpp, yamr__with_block_variant) their one switch from a
  * run-time variant to a block algorithm. A new variant is a row here, its block algorithm (one
  * file under hip_kernels/block/) and its enum value in yamr.h.
  */
 #define YAMR__VARIANT_TABLE(X)                                                                 \
-    X(YAMR_VARIANT_ATOMIC, "atomic", YAMR__W32 | YAMR__W64, 0,                                 \
-      "atomic max on an order-preserving key is exact whatever the interleaving")              \
     X(YAMR_VARIANT_WARP_SHUFFLE, "warp_shuffle", YAMR__W32 | YAMR__W64, 0,                     \
       "shuffles move values between lanes of one warp; barriers order the per-warp results")   \
+    X(YAMR_VARIANT_ATOMIC, "atomic", YAMR__W32 | YAMR__W64, 0,                                 \
+      "atomic max on an order-preserving key is exact whatever the interleaving")              \
     X(YAMR_VARIANT_SHARED_TREE, "shared_tree", YAMR__W32 | YAMR__W64, 0,                       \
       "a barrier (or a warp barrier in the last warp) separates every tree level")             \
     X(YAMR_VARIANT_RACY_ITS, "racy_its", YAMR__W32 | YAMR__W64, 0,                             \
@@ -90,6 +90,11 @@ typedef struct yamr__gpu yamr__gpu;
 /* 16-byte vectors each thread has in flight per step in a grid-wide call (by element size: the
  * half types' 8 keys per vector cost more registers). */
 #define YAMR__GRID_VECTORS(esize) ((esize) >= 4 ? 8 : 4)
+/* Blocks per multiprocessor the registers of a grid-wide instance with 32-bit indices are bounded
+ * for, by element size and slots: 8-byte max/argmax at 4 (63 registers, no spills, where they
+ * took 3 blocks' worth); 1 elsewhere, which lets the compiler plan registers for one block (f32
+ * argmax 66 instead of 54), measured faster than giving no bound (docs/performance.md). */
+#define YAMR__GRID_MIN_BLOCKS(esize, slots) ((esize) == 8 && (slots) == 1 ? 4 : 1)
 /* The largest grid of a grid-wide call, in blocks per multiprocessor (the split workspace holds
  * that many partials). */
 #define YAMR__GRID_MAX_BLOCKS_PER_UNIT 16
@@ -121,10 +126,11 @@ yamr_status yamr__gpu_copy(yamr__gpu *gpu, void *dst, const void *src, size_t by
 yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call, yamr__result *res,
                              char *err, size_t errlen);
 yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream);
-/* Blocks of a grid-wide call's split kernel for (dtype, variant, slots) that fit on one
- * multiprocessor; asked of the runtime once per context and kernel. */
+/* Blocks of a grid-wide call's split kernel for (dtype, variant, slots, index bits: 32 or 64)
+ * that fit on one multiprocessor; asked of the runtime once per context and kernel. */
 yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
-                                           int slots, int *blocks, char *err, size_t errlen);
+                                           int slots, int index_bits, int *blocks, char *err,
+                                           size_t errlen);
 
 /* ---- Batched reductions (rows.c; hip_kernels/rows_reduce.hip). ---- */
 

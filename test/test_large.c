@@ -36,6 +36,9 @@ static void expect_f32(yamr_op op, yamr_nan_policy p, float value, int64_t index
            value, (long long)index);
     assert_int_equal(i, index);
     assert_true(isnan(value) ? isnan(v) : v == value);
+    yamr_plan plan;
+    assert_int_equal(yamr_last_plan(ctx, &plan), YAMR_SUCCESS);
+    assert_int_equal(plan.index_bits, 64); /* indices past INT_MAX */
 }
 
 static void test_above_2_31(void **state)

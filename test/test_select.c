@@ -38,20 +38,20 @@ static void expect_pick(yamr_device_info d, yamr_variant expected)
 static void test_nvidia_its_32(void **state)
 {
     (void)state;
-    expect_pick(fake(YAMR_VENDOR_NVIDIA, 32, 1), YAMR_VARIANT_ATOMIC);
+    expect_pick(fake(YAMR_VENDOR_NVIDIA, 32, 1), YAMR_VARIANT_WARP_SHUFFLE);
 }
 
 static void test_lockstep_32(void **state)
 {
     (void)state;
-    expect_pick(fake(YAMR_VENDOR_NVIDIA, 32, 0), YAMR_VARIANT_ATOMIC);
-    expect_pick(fake(YAMR_VENDOR_AMD, 32, 0), YAMR_VARIANT_ATOMIC);
+    expect_pick(fake(YAMR_VENDOR_NVIDIA, 32, 0), YAMR_VARIANT_WARP_SHUFFLE);
+    expect_pick(fake(YAMR_VENDOR_AMD, 32, 0), YAMR_VARIANT_WARP_SHUFFLE);
 }
 
 static void test_wavefront_64(void **state)
 {
     (void)state;
-    expect_pick(fake(YAMR_VENDOR_AMD, 64, 0), YAMR_VARIANT_ATOMIC);
+    expect_pick(fake(YAMR_VENDOR_AMD, 64, 0), YAMR_VARIANT_WARP_SHUFFLE);
 }
 
 static void test_unknown_width_and_cpu_pick_nothing(void **state)

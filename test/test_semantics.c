@@ -9,6 +9,7 @@
  *                        not established, and the race lab measures how often they are wrong.
  * Outputs are poisoned before every call.
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -219,7 +220,9 @@ static void misaligned(void)
     printf("  misaligned starts: %d checks passed\n", ran);
 }
 
-/* A grid-wide call's plan on a GPU: the split kernel over one row, with the variant that ran. */
+/* A grid-wide call's plan on a GPU: the split kernel over one row, with the variant that ran,
+ * 32-bit indices (every size here is small), and 64-bit ones planned for arrays whose indices
+ * come near INT_MAX. */
 static void expect_grid_plan(yamr_variant variant)
 {
     yamr_plan plan;
@@ -229,6 +232,14 @@ static void expect_grid_plan(yamr_variant variant)
     assert_true(plan.grid_blocks >= 1 && plan.block_threads > 0);
     if (variant != YAMR_VARIANT_AUTO) assert_int_equal(plan.variant, variant);
     assert_int_not_equal(plan.variant, YAMR_VARIANT_AUTO);
+    assert_int_equal(plan.index_bits, 32);
+    const size_t wide[] = {(size_t)INT_MAX - 1, (size_t)INT_MAX + 1, (size_t)1 << 40};
+    for (size_t k = 0; k < sizeof wide / sizeof *wide; ++k) {
+        assert_int_equal(yamr_plan_for(ctx, YAMR_CALL_REDUCE, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 1,
+                                       wide[k], &plan),
+                         YAMR_SUCCESS);
+        assert_int_equal(plan.index_bits, 64);
+    }
 }
 
 static void test_cpu_backend(void **state)
