@@ -10,8 +10,9 @@
 
 /* The split kernel's device memory, owned by the context (runtime.hip). */
 struct yamr__split_workspace {
-    /* At least YAMR__ROWS_SPLIT_MAX_PARTIALS partials of YAMR__SPLIT_PARTIAL_BYTES each (the
-     * largest Acc::partial), the blocks of all rows together */
+    /* At least YAMR__ROWS_SPLIT_MAX_PARTIALS partials of YAMR__SPLIT_PARTIAL_WORDS slots each
+     * (the largest Acc::partial), the blocks of all rows together; every slot empty (all ones)
+     * between launches */
     unsigned long long *partials;
     unsigned int *rows_done; /* [YAMR__ROWS_SPLIT_MAX_ROWS], 0 between launches */
 };

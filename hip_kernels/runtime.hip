@@ -16,10 +16,13 @@ static yamr_status yamr__gpu_own_memory(yamr__gpu *g, size_t max_blocks, char *e
     const size_t partials =
         max_blocks > YAMR__ROWS_SPLIT_MAX_PARTIALS ? max_blocks : YAMR__ROWS_SPLIT_MAX_PARTIALS;
     const size_t rows = YAMR__ROWS_SPLIT_MAX_ROWS;
-    YAMR_HIP_TRY(hipMalloc((void **)&w->partials, partials * YAMR__SPLIT_PARTIAL_BYTES), err,
-                 errlen);
+    const size_t slot_bytes = partials * YAMR__SPLIT_PARTIAL_WORDS * sizeof *w->partials;
+    YAMR_HIP_TRY(hipMalloc((void **)&w->partials, slot_bytes), err, errlen);
+    YAMR_HIP_TRY(hipMemset(w->partials, 0xff, slot_bytes), err, errlen); /* every slot empty */
     YAMR_HIP_TRY(hipMalloc((void **)&w->rows_done, rows * sizeof *w->rows_done), err, errlen);
     YAMR_HIP_TRY(hipMemset(w->rows_done, 0, rows * sizeof *w->rows_done), err, errlen);
+    /* done before any stream of the caller's (which may not wait for the null stream) runs */
+    YAMR_HIP_TRY(hipStreamSynchronize(0), err, errlen);
     return YAMR_SUCCESS;
 }
 

@@ -9,6 +9,12 @@
  * context's workspace, and the row's last block to finish (a per-row counter it resets for the
  * next launch) merges the row's partials and writes the answer. No step depends on which block
  * runs when, so results are identical from run to run.
+ *
+ * No fence: a partial travels as 32-bit words, each in a 64-bit slot whose high half is 0 once
+ * written and all ones when empty, stored and loaded whole with relaxed atomics. The last block
+ * knows every block has stored its partial (each stores before it counts itself in) and loads
+ * each slot until it is written, then empties it for the next launch. A release and an acquire
+ * around the counter instead cost 0.3-0.4 us a call (docs/performance.md).
  */
 #ifndef YAMR_SPLIT_REDUCE_HPP
 #define YAMR_SPLIT_REDUCE_HPP
@@ -19,15 +25,45 @@
 #include "block_merge.hpp"
 #include "tile_scan.hpp"
 
-/* *p, read past the L1 cache: another block wrote it during this launch. */
+/* A partial's 32-bit words, each in a 64-bit slot of the workspace. */
 template <typename T>
-__device__ inline T yamr__load_volatile(const T *p)
-{
+struct yamr__slots_of {
     static_assert(sizeof(T) % sizeof(unsigned) == 0, "whole words");
-    unsigned words[sizeof(T) / sizeof(unsigned)];
-    const volatile unsigned *from = (const volatile unsigned *)p;
+    static constexpr int words = sizeof(T) / sizeof(unsigned);
+    static_assert(words <= YAMR__SPLIT_PARTIAL_WORDS, "the workspace's partials");
+};
+
+#define YAMR__SLOT_EMPTY (~0ull)
+
+/* Stores t into its slots p[0], p[stride], ..., each word with a high half of 0 (written). Word
+ * w of a row's partials sits at w * parts + part, so that lanes taking adjacent partials load
+ * adjacent slots. */
+template <typename T>
+__device__ inline void yamr__publish(unsigned long long *p, int stride, const T &t)
+{
+    unsigned words[yamr__slots_of<T>::words];
+    memcpy(words, &t, sizeof t);
 #pragma unroll
-    for (unsigned w = 0; w < sizeof words / sizeof *words; ++w) words[w] = from[w];
+    for (int w = 0; w < yamr__slots_of<T>::words; ++w) yamr__store_word(p + w * stride, words[w]);
+}
+
+/* The partial another block publishes at p (yamr__publish) during this launch, once every slot
+ * is written (all are loaded at once, then the few not yet written again); the slots are left
+ * empty. */
+template <typename T>
+__device__ inline T yamr__take_published(unsigned long long *p, int stride)
+{
+    constexpr int n = yamr__slots_of<T>::words;
+    unsigned long long slot[n];
+#pragma unroll
+    for (int w = 0; w < n; ++w) slot[w] = yamr__load_word(p + w * stride);
+    unsigned words[n];
+#pragma unroll
+    for (int w = 0; w < n; ++w) {
+        while (slot[w] >> 32) slot[w] = yamr__load_word(p + w * stride);
+        words[w] = (unsigned)slot[w];
+        yamr__store_word(p + w * stride, YAMR__SLOT_EMPTY);
+    }
     T t;
     memcpy(&t, words, sizeof t);
     return t;
@@ -46,24 +82,23 @@ __device__ inline bool yamr__last_block_merge(Acc &acc, const yamr__split_worksp
                                               long long r, int parts, int part)
 {
     typedef typename Acc::partial partial;
-    static_assert(sizeof(partial) <= YAMR__SPLIT_PARTIAL_BYTES, "the workspace's partials");
-    partial *partials = (partial *)ws.partials + r * parts;
+    constexpr int words = yamr__slots_of<partial>::words;
+    unsigned long long *slots = ws.partials + r * parts * words;
     __shared__ bool last_block;
     if (threadIdx.x == 0) {
-        partials[part] = acc.to_partial();
-        /* releases the partial; in the last block, acquires every other block's */
+        yamr__publish(slots + part, parts, acc.to_partial());
         last_block = yamr__count_arrival(&ws.rows_done[r]) == (unsigned)parts - 1;
     }
-    __syncthreads(); /* orders thread 0's acquire before every thread's reads of the partials */
+    __syncthreads(); /* last_block is written */
     if (!last_block) return false;
     acc.clear();
     if (parts <= WarpSize) {
         if (threadIdx.x < (unsigned)parts)
-            acc.take_partial(yamr__load_volatile(partials + threadIdx.x));
+            acc.take_partial(yamr__take_published<partial>(slots + threadIdx.x, parts));
         if (threadIdx.x < WarpSize) acc.template warp_merge<WarpSize>();
     } else {
         for (int b = threadIdx.x; b < parts; b += blockDim.x)
-            acc.take_partial(yamr__load_volatile(partials + b));
+            acc.take_partial(yamr__take_published<partial>(slots + b, parts));
         yamr__block_merge<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, YAMR__BLOCK_THREADS>(acc);
     }
     if (threadIdx.x == 0) ws.rows_done[r] = 0; /* ready for the next launch on this stream */

@@ -13,7 +13,8 @@
  *  - yamr__lane_mask (32-bit on NVIDIA, 64-bit on AMD), yamr__shfl_down<W>(), yamr__shfl_xor<W>(),
  *    yamr__shfl<W>(), yamr__warp_extreme<W>(), yamr__first_lane<W>(), yamr__warp_sync(),
  *    yamr__any<W>();
- *  - yamr__count_arrival(): a device-wide counter increment with acquire-release ordering;
+ *  - yamr__count_arrival(), yamr__store_word(), yamr__load_word(): device-scope relaxed
+ *    atomics (a counter increment; 64-bit stores and loads);
  *  - yamr__exp2_fast(); YAMR_MIN_BLOCKS(): a __launch_bounds__ occupancy that the architecture
  *    can hold.
  */
@@ -116,27 +117,58 @@ __device__ inline bool yamr__warp_width_matches()
 #endif
 }
 
-/* Adds 1 to *counter and returns the old value, as one device-scope atomic that releases this
- * thread's earlier writes and acquires those released by earlier increments: the last-block-done
- * protocol (split_reduce.hpp) without two full fences around the increment. NVIDIA sm_70 and
- * later: atom.acq_rel.gpu; AMD: the HIP atomic at agent scope; otherwise the fences. */
+/*
+ * Device-scope relaxed atomics, which order nothing else: the last-block-done protocol
+ * (split_reduce.hpp) needs no fence, since each partial carries its own validity in every word.
+ * yamr__count_arrival() adds 1 to *counter and returns the old value; yamr__store_word() and
+ * yamr__load_word() store and load one 64-bit word whole. NVIDIA sm_70 and later: the PTX
+ * .relaxed.gpu forms; AMD: the HIP atomics at agent scope; otherwise atomicAdd and volatile
+ * accesses (which bypass the non-coherent caches there).
+ */
+#if defined(YAMR_PLATFORM_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#define YAMR__RELAXED_PTX 1
+#elif defined(YAMR_PLATFORM_AMD) && defined(__HIP_DEVICE_COMPILE__) && \
+    __has_builtin(__hip_atomic_fetch_add) && __has_builtin(__hip_atomic_load)
+#define YAMR__RELAXED_HIP 1
+#endif
+
 __device__ inline unsigned yamr__count_arrival(unsigned *counter)
 {
-#if defined(YAMR_PLATFORM_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#if defined(YAMR__RELAXED_PTX)
     unsigned old;
-    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
+    asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;"
                  : "=r"(old)
                  : "l"(counter)
                  : "memory");
     return old;
-#elif defined(YAMR_PLATFORM_AMD) && defined(__HIP_DEVICE_COMPILE__) && \
-    __has_builtin(__hip_atomic_fetch_add)
-    return __hip_atomic_fetch_add(counter, 1u, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
+#elif defined(YAMR__RELAXED_HIP)
+    return __hip_atomic_fetch_add(counter, 1u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 #else
-    __threadfence();
-    const unsigned old = atomicAdd(counter, 1u);
-    __threadfence();
-    return old;
+    return atomicAdd(counter, 1u);
+#endif
+}
+
+__device__ inline void yamr__store_word(unsigned long long *p, unsigned long long v)
+{
+#if defined(YAMR__RELAXED_PTX)
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+#elif defined(YAMR__RELAXED_HIP)
+    __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#else
+    *(volatile unsigned long long *)p = v;
+#endif
+}
+
+__device__ inline unsigned long long yamr__load_word(const unsigned long long *p)
+{
+#if defined(YAMR__RELAXED_PTX)
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+#elif defined(YAMR__RELAXED_HIP)
+    return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#else
+    return *(const volatile unsigned long long *)p;
 #endif
 }
 

@@ -148,8 +148,9 @@ yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yam
 #define YAMR__ROWS_SPLIT_MAX_ROWS 4096
 #define YAMR__ROWS_SPLIT_MAX_BLOCKS_PER_ROW 256
 #define YAMR__ROWS_SPLIT_MAX_PARTIALS 16384 /* rows x blocks per row, all rows together */
-/* The largest partial a split block leaves (min+max: two keys, indices and elements). */
-#define YAMR__SPLIT_PARTIAL_BYTES 48
+/* The largest partial a split block leaves (min+max: two keys, indices and elements), in 32-bit
+ * words; each word travels in a 64-bit workspace slot with its validity (split_reduce.hpp). */
+#define YAMR__SPLIT_PARTIAL_WORDS 12
 /* In the warp shape, a row (segment) of at most GROUP_LANES * GROUP_COUNT elements takes a group
  * of GROUP_LANES lanes (a segment: SEGMENT_GROUP_LANES(element size) lanes), a longer one the
  * whole warp; a segment longer than SEGMENT_WARP_MAX_PER_LANE elements per lane of a warp is
