@@ -128,7 +128,8 @@ __device__ inline bool yamr__warp_width_matches()
 #if defined(YAMR_PLATFORM_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
 #define YAMR__RELAXED_PTX 1
 #elif defined(YAMR_PLATFORM_AMD) && defined(__HIP_DEVICE_COMPILE__) && \
-    __has_builtin(__hip_atomic_fetch_add) && __has_builtin(__hip_atomic_load)
+    __has_builtin(__hip_atomic_fetch_add) && __has_builtin(__hip_atomic_load) && \
+    __has_builtin(__hip_atomic_store)
 #define YAMR__RELAXED_HIP 1
 #endif
 
