@@ -185,6 +185,7 @@ template <yamr_dtype Dtype, typename Index = long long>
 struct yamr__minmax_acc {
     typedef yamr__best_acc<Dtype, Index> best;
     typedef typename best::storage storage;
+    typedef Index index_type;
     template <typename I>
     using with_index = yamr__minmax_acc<Dtype, I>;
     static constexpr bool pads_with_repeats = best::pads_with_repeats;

@@ -28,6 +28,7 @@ struct yamr__softmax_acc {
     typedef typename traits::storage storage;
     template <typename I>
     using with_index = yamr__softmax_acc; /* it keeps no index */
+    typedef long long index_type;           /* the scans' offsets in its rows (tile_scan.hpp) */
     static constexpr bool pads_with_repeats = false; /* a repeat would add to the sum */
     static constexpr int slots = 0; /* no keys: only the shuffle merge takes it (block_merge.hpp) */
     /* Where the answers go (device memory), one T per row each. */

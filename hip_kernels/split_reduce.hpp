@@ -33,7 +33,8 @@ struct yamr__slots_of {
     static_assert(words <= YAMR__SPLIT_PARTIAL_WORDS, "the workspace's partials");
 };
 
-#define YAMR__SLOT_EMPTY (~0ull)
+/* An empty slot: all ones, as runtime.hip sets every slot when the context opens. */
+constexpr unsigned long long yamr__slot_empty = ~0ull;
 
 /* Stores t into its slots p[0], p[stride], ..., each word with a high half of 0 (written). Word
  * w of a row's partials sits at w * parts + part, so that lanes taking adjacent partials load
@@ -62,7 +63,7 @@ __device__ inline T yamr__take_published(unsigned long long *p, int stride)
     for (int w = 0; w < n; ++w) {
         while (slot[w] >> 32) slot[w] = yamr__load_word(p + w * stride);
         words[w] = (unsigned)slot[w];
-        yamr__store_word(p + w * stride, YAMR__SLOT_EMPTY);
+        yamr__store_word(p + w * stride, yamr__slot_empty);
     }
     T t;
     memcpy(&t, words, sizeof t);

@@ -3,21 +3,8 @@
 #ifndef YAMR_TILE_SCAN_HPP
 #define YAMR_TILE_SCAN_HPP
 
-#include <type_traits>
-
 #include "dtype_traits.hpp"
 #include "yamr_internal.h"
-
-/* The type of a scan's offsets and counts for accumulator Acc: its index type where it keeps
- * one (32 bits where the plan says every index fits), else long long. */
-template <typename Acc, typename = void>
-struct yamr__scan_offset {
-    typedef long long type;
-};
-template <typename Acc>
-struct yamr__scan_offset<Acc, std::void_t<typename Acc::index_type>> {
-    typedef typename Acc::index_type type;
-};
 
 /*
  * Thread `lane` of `lanes` visits elements lane, lane + lanes, ... of p[0, n), with index
@@ -29,15 +16,15 @@ struct yamr__scan_offset<Acc, std::void_t<typename Acc::index_type>> {
  * Unroll - 1 vectors as one chunk, for kernels whose lanes often end on such a remainder. With
  * `vectorize`, lanes >= 16 / sizeof(Storage): the head and the tail, each shorter than a
  * vector, take one element per lane at most (no loop: fewer instructions before the loads).
- * Offsets and counts are Acc's yamr__scan_offset: with 32 bits, n + 64 * lanes must fit an int
- * (the furthest a lane's index arithmetic reaches).
+ * Offsets and counts are Acc::index_type (32 bits where the plan says every index fits): then
+ * n + 64 * lanes must fit an int (the furthest a lane's index arithmetic reaches).
  */
 template <typename Storage, int Unroll, bool PadLast = false, typename Acc>
 __device__ inline void yamr__rows_scan(const Storage *__restrict__ p, long long row_n,
                                       long long row_first, int lane, int lanes, int vectorize,
                                       Acc &acc)
 {
-    typedef typename yamr__scan_offset<Acc>::type Offset;
+    typedef typename Acc::index_type Offset;
     constexpr int per_vec = 16 / sizeof(Storage);
     const Offset n = (Offset)row_n, first = (Offset)row_first;
     if (!vectorize) {
