@@ -12,11 +12,16 @@ struct yamr__gpu {
     int warp_size;
     int multiprocessors;
     hipStream_t stream;
-    /* Two result slots (min+max) of synchronous calls: pinned host memory mapped into the
-     * device's address space (h_result as the host reads it, d_result as kernels write it), so
-     * that the answer needs no copy after the kernel, only the stream's synchronization. */
+    /* Two result slots (min+max) of synchronous calls and, after them, their signal: pinned
+     * host memory mapped into the device's address space (h_ as the host reads it, d_ as
+     * kernels write it), so that the answer needs no copy after the kernel. A grid-wide
+     * kernel stores the call's number (`signals`, counted per context) to the signal once the
+     * answer is written, and the host polls it instead of waiting for the whole stream. */
     yamr__result *h_result;
     yamr__result *d_result;
+    unsigned long long *h_signal;
+    unsigned long long *d_signal;
+    unsigned long long signals;
     /* the split kernel's partials and row counters, owned for the context's lifetime: no
      * allocation per call */
     yamr__split_workspace split_workspace;
@@ -40,6 +45,21 @@ static inline yamr_status yamr__gpu_fail(hipError_t e, const char *what, char *e
         hipError_t yamr_e_ = (call);                                                           \
         if (yamr_e_ != hipSuccess) return yamr__gpu_fail(yamr_e_, #call, err, errlen);         \
     } while (0)
+
+/* The arguments of a planned kernel that are not its input, layout or output (no signal). */
+static inline yamr__batch_args yamr__args_of(const yamr__gpu *gpu, const yamr_plan *plan,
+                                             int is_min, int nan_ignore)
+{
+    yamr__batch_args a;
+    a.is_min = is_min;
+    a.nan_ignore = nan_ignore;
+    a.vectorize = plan->vector_loads;
+    a.blocks_per_row = plan->blocks_per_row;
+    a.ws = gpu->split_workspace;
+    a.signal = NULL;
+    a.signal_value = 0;
+    return a;
+}
 
 /* Makes a context's device current for one call and gives the caller's current device back on
  * the way out: a call leaves the calling thread's device as it found it. */

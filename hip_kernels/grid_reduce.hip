@@ -99,6 +99,29 @@ static typename yamr__minmax_acc<D, I>::output output_of(yamr__minmax_acc<D, I> 
     return {{slot_output(gpu, call, 0), slot_output(gpu, call, 1)}};
 }
 
+/* Polls of the signal between two looks at the stream (a few microseconds of polling). */
+#define YAMR__SIGNAL_POLLS 4096
+
+/*
+ * Waits until the kernel of call `number` has signalled its answer (yamr__signal_host). A kernel
+ * that fails never signals: the stream's state, asked every YAMR__SIGNAL_POLLS polls, ends the
+ * wait with its error, or with an error of its own if the stream ran dry with no signal.
+ */
+static yamr_status wait_for_signal(const yamr__gpu *gpu, unsigned long long number, char *err,
+                                   size_t errlen)
+{
+    for (unsigned polls = 1;; ++polls) {
+        if (__atomic_load_n(gpu->h_signal, __ATOMIC_ACQUIRE) == number) return YAMR_SUCCESS;
+        if (polls % YAMR__SIGNAL_POLLS) continue;
+        const hipError_t e = hipStreamQuery(gpu->stream);
+        if (e == hipErrorNotReady) continue;
+        YAMR_HIP_TRY(e, err, errlen);
+        if (__atomic_load_n(gpu->h_signal, __ATOMIC_ACQUIRE) == number) return YAMR_SUCCESS;
+        snprintf(err, errlen, "the grid-wide kernel ended without its answer");
+        return YAMR_ERROR_DEVICE;
+    }
+}
+
 extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call,
                                         yamr__result *res, char *err, size_t errlen)
 {
@@ -109,13 +132,12 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
     if (plan->kernel == YAMR_KERNEL_SEED) {
         launch_seed(gpu, call);
     } else {
-        yamr__batch_args args;
-        args.is_min = call->is_min;
-        args.nan_ignore = call->nan_ignore;
-        args.vectorize = plan->vector_loads;
+        yamr__batch_args args = yamr__args_of(gpu, plan, call->is_min, call->nan_ignore);
+        if (!call->value_out[0]) { /* synchronous */
+            args.signal = gpu->d_signal;
+            args.signal_value = ++gpu->signals;
+        }
         const long long n = (long long)call->n;
-        args.blocks_per_row = plan->blocks_per_row;
-        args.ws = gpu->split_workspace;
         const yamr__matrix_layout one_row = {n, n};
         if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots, plan->index_bits,
                               [&](auto kernel, auto acc) {
@@ -128,8 +150,14 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
     }
     YAMR_HIP_TRY(hipGetLastError(), err, errlen);
     if (call->value_out[0]) return YAMR_SUCCESS; /* asynchronous: the results stay on the device */
-    /* the kernel wrote the answer to mapped host memory: visible once the stream is done */
-    YAMR_HIP_TRY(hipStreamSynchronize(gpu->stream), err, errlen);
+    /* the kernel wrote the answer to mapped host memory: visible once the stream is done (the
+     * seed kernel), or once the split kernel has signalled it */
+    if (plan->kernel == YAMR_KERNEL_SEED) {
+        YAMR_HIP_TRY(hipStreamSynchronize(gpu->stream), err, errlen);
+    } else {
+        const yamr_status s = wait_for_signal(gpu, gpu->signals, err, errlen);
+        if (s != YAMR_SUCCESS) return s;
+    }
     for (int k = 0; k < slots; ++k) res[k] = gpu->h_result[k];
     return YAMR_SUCCESS;
 }

@@ -16,6 +16,7 @@ typedef cudaGraph_t hipGraph_t;
 typedef cudaGraphExec_t hipGraphExec_t;
 
 #define hipSuccess cudaSuccess
+#define hipErrorNotReady cudaErrorNotReady
 #define hipErrorMemoryAllocation cudaErrorMemoryAllocation
 #define hipMemcpyHostToDevice cudaMemcpyHostToDevice
 #define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
@@ -49,6 +50,7 @@ typedef cudaGraphExec_t hipGraphExec_t;
 #define hipStreamCreate cudaStreamCreate
 #define hipStreamDestroy cudaStreamDestroy
 #define hipStreamSynchronize cudaStreamSynchronize
+#define hipStreamQuery cudaStreamQuery
 #define hipEventCreate cudaEventCreate
 #define hipEventDestroy cudaEventDestroy
 #define hipEventRecord cudaEventRecord

@@ -69,13 +69,7 @@ static void launch_width(yamr__gpu *gpu, const yamr__gpu_batch *c, Layout layout
 
 static yamr__batch_args args_of(const yamr__gpu *gpu, const yamr__gpu_batch *c)
 {
-    yamr__batch_args a;
-    a.is_min = c->is_min;
-    a.nan_ignore = c->nan_ignore;
-    a.vectorize = c->plan->vector_loads;
-    a.blocks_per_row = c->plan->blocks_per_row;
-    a.ws = gpu->split_workspace;
-    return a;
+    return yamr__args_of(gpu, c->plan, c->is_min, c->nan_ignore);
 }
 
 /* After the launch: the launch's error and, for synchronous calls, the stream's. */

@@ -8,10 +8,14 @@
  * the partials of a grid-wide call's largest grid (`max_blocks`) and of a batched split. */
 static yamr_status yamr__gpu_own_memory(yamr__gpu *g, size_t max_blocks, char *err, size_t errlen)
 {
-    YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result, 2 * sizeof(yamr__result),
-                               hipHostMallocMapped),
+    YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result,
+                               2 * sizeof(yamr__result) + sizeof *g->h_signal,
+                               YAMR__HOST_MAPPED_FLAGS),
                  err, errlen);
     YAMR_HIP_TRY(hipHostGetDevicePointer((void **)&g->d_result, g->h_result, 0), err, errlen);
+    g->h_signal = (unsigned long long *)(g->h_result + 2);
+    g->d_signal = (unsigned long long *)(g->d_result + 2);
+    *g->h_signal = 0; /* the first call's number is 1 */
     yamr__split_workspace *w = &g->split_workspace;
     const size_t partials =
         max_blocks > YAMR__ROWS_SPLIT_MAX_PARTIALS ? max_blocks : YAMR__ROWS_SPLIT_MAX_PARTIALS;
@@ -77,7 +81,10 @@ extern "C" void yamr__gpu_close(yamr__gpu *gpu)
 {
     if (!gpu) return;
     const yamr__device_scope on_device(gpu->device);
-    /* nothing to report to from a destructor; hipFree(NULL) is a no-op */
+    /* Nothing to report to from a destructor; hipFree(NULL) is a no-op. hipHostFree waits for
+     * the device's work (an implicit device synchronization), so no kernel of this context
+     * still runs when its memory goes: a synchronous call returns once its answer is
+     * signalled, a few instructions before its kernel ends. */
     (void)hipHostFree(gpu->h_result);
     (void)hipFree(gpu->split_workspace.partials);
     (void)hipFree(gpu->split_workspace.rows_done);

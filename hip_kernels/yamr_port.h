@@ -14,7 +14,8 @@
  *    yamr__shfl<W>(), yamr__warp_extreme<W>(), yamr__first_lane<W>(), yamr__warp_sync(),
  *    yamr__any<W>();
  *  - yamr__count_arrival(), yamr__store_word(), yamr__load_word(): device-scope relaxed
- *    atomics (a counter increment; 64-bit stores and loads);
+ *    atomics (a counter increment; 64-bit stores and loads); yamr__signal_host(), a store to
+ *    mapped host memory that releases the thread's earlier stores; YAMR__HOST_MAPPED_FLAGS;
  *  - yamr__exp2_fast(); YAMR_MIN_BLOCKS(): a __launch_bounds__ occupancy that the architecture
  *    can hold.
  */
@@ -172,6 +173,29 @@ __device__ inline unsigned long long yamr__load_word(const unsigned long long *p
     return *(const volatile unsigned long long *)p;
 #endif
 }
+
+/* Stores v at *p, host memory mapped into the device, after every earlier store of this thread
+ * (a release at system scope): a host thread that loads v (an acquire) also sees those stores.
+ * How a synchronous call tells the host its answer is written (grid_reduce.hip). */
+__device__ inline void yamr__signal_host(unsigned long long *p, unsigned long long v)
+{
+#if defined(YAMR__RELAXED_PTX)
+    asm volatile("st.release.sys.global.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+#elif defined(YAMR__RELAXED_HIP)
+    __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+#else
+    __threadfence_system();
+    *(volatile unsigned long long *)p = v;
+#endif
+}
+
+/* Flags for host memory that kernels write while the host reads it (hipHostMalloc): mapped, and
+ * on AMD fine-grained (coherent), so that the host sees a store before the kernel ends. */
+#if defined(YAMR_PLATFORM_AMD)
+#define YAMR__HOST_MAPPED_FLAGS (hipHostMallocMapped | hipHostMallocCoherent)
+#else
+#define YAMR__HOST_MAPPED_FLAGS hipHostMallocMapped
+#endif
 
 /* Lanes [0, active) of a warp of width W. */
 template <int WarpSize>
