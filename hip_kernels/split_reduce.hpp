@@ -110,16 +110,17 @@ __device__ inline bool yamr__last_block_merge(Acc &acc, const yamr__split_worksp
  * Grid: rows * args.blocks_per_row blocks (rows <= YAMR__ROWS_SPLIT_MAX_ROWS, and the grid at
  * most the workspace's partials when blocks_per_row > 1). A block may see no element (a short
  * segment): its partial is the identity. Unroll: 16-byte loads in flight per thread. MinBlocks:
- * blocks per multiprocessor the registers are bounded for.
+ * blocks per multiprocessor the registers are bounded for. Split false: an instance for
+ * blocks_per_row 1 only, with no last-block code.
  */
 template <typename Acc, yamr_variant Variant, int WarpSize, int Unroll, typename Layout,
-          int MinBlocks = 1>
+          int MinBlocks = 1, bool Split = true>
 __global__ void __launch_bounds__(YAMR__BLOCK_THREADS, MinBlocks)
 yamr_split_kernel(const typename Acc::storage *__restrict__ in, Layout layout,
                   yamr__batch_args args, typename Acc::output out)
 {
     if (!yamr__warp_width_matches<WarpSize>()) return;
-    const int parts = args.blocks_per_row;
+    const int parts = Split ? args.blocks_per_row : 1;
     /* one row (every grid-wide call) needs no division */
     const bool one_row = gridDim.x == (unsigned)parts;
     const long long r = one_row ? 0 : blockIdx.x / parts;
@@ -134,8 +135,9 @@ yamr_split_kernel(const typename Acc::storage *__restrict__ in, Layout layout,
                                                    parts * YAMR__BLOCK_THREADS, args.vectorize,
                                                    acc);
     yamr__block_merge<Variant, WarpSize, YAMR__BLOCK_THREADS>(acc);
-    if (parts > 1 && !yamr__last_block_merge<WarpSize>(acc, args.ws, r, parts, part))
-        return;
+    if constexpr (Split)
+        if (parts > 1 && !yamr__last_block_merge<WarpSize>(acc, args.ws, r, parts, part))
+            return;
     if (threadIdx.x == 0) {
         acc.write(r, out);
         if (args.signal) yamr__signal_host(args.signal, args.signal_value);
