@@ -111,7 +111,9 @@ static unsigned grid_for(size_t rows, size_t per_block)
 /* A grid-wide call: the split kernel over one row, in as few rounds of YAMR__GRID_VECTORS-vector
  * chunks per thread as the blocks that fit on the device at once (and in the context's
  * workspace) allow, and with as many blocks as give every thread that many whole chunks: no
- * thread ends on a few vectors, one round trip each, while the others wait. */
+ * thread ends on a few vectors, one round trip each, while the others wait. A grid of a few
+ * blocks of one chunk a thread spreads over more multiprocessors, YAMR__GRID_SPREAD_VECTORS a
+ * thread, up to a warp's width of blocks (the last block's first warp merges that many). */
 static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, yamr_plan *p,
                              char *err, size_t errlen)
 {
@@ -129,7 +131,15 @@ static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, ya
     if (fit > most) fit = most;
     if (fit < 1) fit = 1;
     const size_t chunks = (wanted + fit - 1) / fit; /* per thread; wanted >= 1 */
-    const size_t blocks = (wanted + chunks - 1) / chunks;
+    size_t blocks = (wanted + chunks - 1) / chunks;
+    if (aligned && chunks == 1 && blocks > 1) {
+        const size_t per_block = (16 / esize) * YAMR__GRID_SPREAD_VECTORS(esize) *
+                                 YAMR__BLOCK_THREADS;
+        size_t spread = (p->cols + per_block - 1) / per_block;
+        if (spread > (size_t)ctx->info.warp_size) spread = (size_t)ctx->info.warp_size;
+        if (spread > fit) spread = fit;
+        if (spread > blocks) blocks = spread;
+    }
     p->kernel = YAMR_KERNEL_BLOCKS_PER_ROW;
     p->shape = YAMR_ROWS_BLOCKS_PER_ROW;
     p->blocks_per_row = (int)blocks;

@@ -95,6 +95,10 @@ typedef struct yamr__gpu yamr__gpu;
  * took 3 blocks' worth); 1 elsewhere, which lets the compiler plan registers for one block (f32
  * argmax 66 instead of 54), measured faster than giving no bound (docs/performance.md). */
 #define YAMR__GRID_MIN_BLOCKS(esize, slots) ((esize) == 8 && (slots) == 1 ? 4 : 1)
+/* 16-byte vectors a thread takes in a grid-wide call of a few blocks spread over more (src/plan.c):
+ * 4 for the 4-byte types, whose accumulator loads 3 to 7 vectors as one padded chunk
+ * (tile_scan.hpp); a whole chunk elsewhere, where fewer would take a round trip each. */
+#define YAMR__GRID_SPREAD_VECTORS(esize) ((esize) == 4 ? 4 : YAMR__GRID_VECTORS(esize))
 /* The largest grid of a grid-wide call, in blocks per multiprocessor (the split workspace holds
  * that many partials). */
 #define YAMR__GRID_MAX_BLOCKS_PER_UNIT 16
