@@ -122,9 +122,9 @@ yamr_split_kernel(const typename Acc::storage *__restrict__ in, Layout layout,
     if (!yamr__warp_width_matches<WarpSize>()) return;
     const int parts = Split ? args.blocks_per_row : 1;
     /* one row (every grid-wide call) needs no division */
-    const bool one_row = gridDim.x == (unsigned)parts;
+    const bool one_row = !Split || gridDim.x == (unsigned)parts; /* !Split: one block */
     const long long r = one_row ? 0 : blockIdx.x / parts;
-    const int part = one_row ? (int)blockIdx.x : (int)(blockIdx.x % parts);
+    const int part = !Split ? 0 : one_row ? (int)blockIdx.x : (int)(blockIdx.x % parts);
     long long begin, n;
     layout.extent(r, begin, n);
     /* the row's blocks scan it as one team of lanes: block `part` holds lanes part * blockDim.x
