@@ -53,8 +53,9 @@ typedef enum { YAMR_NAN_PROPAGATE = 0, YAMR_NAN_IGNORE } yamr_nan_policy;
 
 /**
  * Single-block reduction algorithms (docs/variants.md gives each one's correctness argument).
- * AUTO picks, from the device's warp width, scheduling model and vendor, the fastest variant whose
- * correctness on that hardware is established; it never picks RACY or RACY_VOLATILE.
+ * AUTO picks, from the device's warp width, scheduling model and vendor (and, for a call small
+ * enough to run one block, the element size and op), the fastest variant whose correctness on
+ * that hardware is established; it never picks RACY or RACY_VOLATILE.
  */
 typedef enum {
     YAMR_VARIANT_AUTO = 0,

@@ -144,9 +144,15 @@ const char *yamr_report(yamr_context *ctx)
     }
     const char *reason = "";
     const yamr__variant_info *pick =
-        yamr__select_variant(d, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, &reason);
+        yamr__select_variant(d, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 0, &reason);
     append(out, cap, &used, "AUTO picks:  %s (%s)\n", pick ? pick->name : "the CPU backend",
            reason);
+    const yamr__variant_info *small = yamr__select_variant(d, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 1,
+                                                           &reason);
+    if (small && small != pick)
+        append(out, cap, &used, "             %s for a max/min/argmax/argmin of elements of at "
+                                "most 4 bytes that runs one block\n",
+               small->name);
     yamr_plan plan;
     char line[512] = "no call yet";
     if (yamr_last_plan(ctx, &plan) == YAMR_SUCCESS) yamr__describe_plan(&plan, line, sizeof line);

@@ -25,9 +25,10 @@ struct yamr_context {
 yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op, yamr_dtype dtype,
                             size_t rows, size_t cols, int aligned, yamr_plan *plan, char *err,
                             size_t errlen);
-/* The variant a grid-wide call with op and dtype runs on ctx (AUTO resolved). */
+/* The variant a grid-wide call with op and dtype runs on ctx (AUTO resolved; one_block: as
+ * yamr__select_variant). */
 yamr_status yamr__resolve_variant(const yamr_context *ctx, yamr_op op, yamr_dtype dtype,
-                                  yamr_variant *variant);
+                                  int one_block, yamr_variant *variant);
 /* One line: the plan's call, size, kernel, grid and why (yamr_report()). */
 void yamr__describe_plan(const yamr_plan *plan, char *out, size_t cap);
 /* Whether a rows x cols matrix with leading dimension ld of elem-byte elements is a size the

@@ -60,7 +60,7 @@ yamr_rows_shape yamr__segments_shape(size_t segments, int multiprocessors)
 /* ---- The variant of a grid-wide call ---- */
 
 yamr_status yamr__resolve_variant(const yamr_context *ctx, yamr_op op, yamr_dtype dtype,
-                                  yamr_variant *variant)
+                                  int one_block, yamr_variant *variant)
 {
     if (ctx->info.vendor == YAMR_VENDOR_CPU) {
         *variant = YAMR_VARIANT_AUTO; /* the CPU backend has a single algorithm */
@@ -68,7 +68,8 @@ yamr_status yamr__resolve_variant(const yamr_context *ctx, yamr_op op, yamr_dtyp
     }
     if (ctx->variant == YAMR_VARIANT_AUTO) {
         const char *reason;
-        const yamr__variant_info *pick = yamr__select_variant(&ctx->info, op, dtype, &reason);
+        const yamr__variant_info *pick =
+            yamr__select_variant(&ctx->info, op, dtype, one_block, &reason);
         if (!pick) return YAMR_ERROR_UNSUPPORTED;
         *variant = pick->id;
         return YAMR_SUCCESS;
@@ -101,6 +102,24 @@ static int index_bits_for(size_t cols, size_t lanes)
     return 64 * lanes < (size_t)INT_MAX && cols < (size_t)INT_MAX - 64 * lanes ? 32 : 64;
 }
 
+/* Elements a thread of a grid-wide call takes per round: YAMR__GRID_VECTORS 16-byte vectors, or
+ * one element where the input is not aligned to its element. */
+static size_t grid_per_thread(size_t esize, int aligned)
+{
+    return aligned ? (16 / esize) * YAMR__GRID_VECTORS(esize) : 1;
+}
+
+/* Whether a grid-wide call is one for which AUTO prefers the ONE_BLOCK_FIRST row: a max, min,
+ * argmax or argmin (one slot) of elements of at most 4 bytes that runs one block. There
+ * `atomic` measured 1.5-6% faster than `warp_shuffle` on an H100; for min+max and the 8-byte
+ * types it did not (docs/variants.md). */
+static int one_block_call(yamr_call call, yamr_dtype dtype, size_t cols, int aligned)
+{
+    const size_t esize = yamr_dtype_size(dtype);
+    return call == YAMR_CALL_REDUCE && esize <= 4 &&
+           cols <= grid_per_thread(esize, aligned) * YAMR__BLOCK_THREADS;
+}
+
 /* Blocks for `rows` rows at `per_block` rows per block, the grid-striding shapes' cap. */
 static unsigned grid_for(size_t rows, size_t per_block)
 {
@@ -124,7 +143,7 @@ static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, ya
                                                    p->index_bits, &per_unit, err, errlen);
     if (s != YAMR_SUCCESS) return s;
     const size_t esize = yamr_dtype_size(p->dtype);
-    const size_t per_thread = aligned ? (16 / esize) * YAMR__GRID_VECTORS(esize) : 1;
+    const size_t per_thread = grid_per_thread(esize, aligned);
     const size_t wanted =
         (p->cols + per_thread * YAMR__BLOCK_THREADS - 1) / (per_thread * YAMR__BLOCK_THREADS);
     size_t fit = (size_t)per_unit * (size_t)ctx->info.multiprocessors;
@@ -215,7 +234,8 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
     p.index_bits = 64;
     p.vector_loads = ctx->gpu && aligned;
     if (call == YAMR_CALL_REDUCE || call == YAMR_CALL_MINMAX) {
-        yamr_status s = yamr__resolve_variant(ctx, op, dtype, &p.variant);
+        yamr_status s = yamr__resolve_variant(
+            ctx, op, dtype, ctx->gpu && one_block_call(call, dtype, cols, aligned), &p.variant);
         if (s != YAMR_SUCCESS) return s;
         if (!ctx->gpu) {
             /* the CPU backend */

@@ -34,15 +34,19 @@ int yamr__variant_runs_on(const yamr__variant_info *v, const yamr_device_info *d
 }
 
 const yamr__variant_info *yamr__select_variant(const yamr_device_info *dev, yamr_op op,
-                                               yamr_dtype dtype, const char **reason)
+                                               yamr_dtype dtype, int one_block,
+                                               const char **reason)
 {
-    for (int i = 0; i < yamr__variant_count; ++i) {
-        const yamr__variant_info *v = &yamr__variants[i];
-        if (v->flags & YAMR__RACY) continue;
-        if (!yamr__variant_runs_on(v, dev, op, dtype)) continue;
-        *reason = v->correctness;
-        return v;
-    }
+    /* first the ONE_BLOCK_FIRST rows (for a one-block call), then every row, in order */
+    for (int pass = one_block ? 0 : 1; pass < 2; ++pass)
+        for (int i = 0; i < yamr__variant_count; ++i) {
+            const yamr__variant_info *v = &yamr__variants[i];
+            if (v->flags & YAMR__RACY) continue;
+            if (pass == 0 && !(v->flags & YAMR__ONE_BLOCK_FIRST)) continue;
+            if (!yamr__variant_runs_on(v, dev, op, dtype)) continue;
+            *reason = v->correctness;
+            return v;
+        }
     *reason = dev->vendor == YAMR_VENDOR_CPU ? "the CPU backend has one algorithm"
                                               : "no variant is built for this warp width";
     return NULL;

@@ -15,7 +15,9 @@ extern "C" {
 enum {
     YAMR__RACY = 1u << 0,           /* correctness not established anywhere: never AUTO */
     YAMR__NEEDS_LOCKSTEP = 1u << 1, /* correct only where a warp's lanes run in lockstep */
-    YAMR__F32_MAX_ONLY = 1u << 2    /* the seed kernel: float32 MAX, nothing else */
+    YAMR__F32_MAX_ONLY = 1u << 2,   /* the seed kernel: float32 MAX, nothing else */
+    YAMR__ONE_BLOCK_FIRST = 1u << 3 /* AUTO's pick, ahead of the order, for a small call that
+                                       runs one block (yamr__select_variant) */
 };
 
 /* Warp widths a variant is instantiated for, as a bit mask. */
@@ -25,7 +27,8 @@ enum {
 /*
  * The variant table: X(id, name, warp widths, flags, correctness) per single-block algorithm, in
  * AUTO's order of preference (grid-wide calls timed on an H100, docs/variants.md, fastest
- * first); RACY rows come last and are never picked. variants.c makes the registry of it and the
+ * first), but for calls that run one block, where a ONE_BLOCK_FIRST row goes first; RACY rows
+ * come last and are never picked. variants.c makes the registry of it and the
  * launchers (hip_kernels/block_merge.hpp, yamr__with_block_variant) their one switch from a
  * run-time variant to a block algorithm. A new variant is a row here, its block algorithm (one
  * file under hip_kernels/block/) and its enum value in yamr.h.
@@ -33,7 +36,7 @@ enum {
 #define YAMR__VARIANT_TABLE(X)                                                                 \
     X(YAMR_VARIANT_WARP_SHUFFLE, "warp_shuffle", YAMR__W32 | YAMR__W64, 0,                     \
       "shuffles move values between lanes of one warp; barriers order the per-warp results")   \
-    X(YAMR_VARIANT_ATOMIC, "atomic", YAMR__W32 | YAMR__W64, 0,                                 \
+    X(YAMR_VARIANT_ATOMIC, "atomic", YAMR__W32 | YAMR__W64, YAMR__ONE_BLOCK_FIRST,             \
       "atomic max on an order-preserving key is exact whatever the interleaving")              \
     X(YAMR_VARIANT_SHARED_TREE, "shared_tree", YAMR__W32 | YAMR__W64, 0,                       \
       "a barrier (or a warp barrier in the last warp) separates every tree level")             \
@@ -63,9 +66,12 @@ const yamr__variant_info *yamr__variant_lookup(yamr_variant v);
 /* Whether `v` can run `op` on `dtype` on a device with these facts (CPU: never). */
 int yamr__variant_runs_on(const yamr__variant_info *v, const yamr_device_info *dev, yamr_op op,
                           yamr_dtype dtype);
-/* The variant AUTO picks for these facts, and why, or NULL when none is established there. */
+/* The variant AUTO picks for these facts, and why, or NULL when none is established there.
+ * one_block: the call is one of those that run one block where a ONE_BLOCK_FIRST row is the
+ * faster (src/plan.c says which). */
 const yamr__variant_info *yamr__select_variant(const yamr_device_info *dev, yamr_op op,
-                                               yamr_dtype dtype, const char **reason);
+                                               yamr_dtype dtype, int one_block,
+                                               const char **reason);
 
 /* ---- The reduction result every backend produces. ---- */
 

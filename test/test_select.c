@@ -21,18 +21,27 @@ static yamr_device_info fake(yamr_vendor vendor, int warp_size, int its)
     return d;
 }
 
+/* AUTO's pick for every op and dtype: `expected` in general, `one_block` for a call that runs
+ * one block where that row is preferred. */
+static void expect_picks(yamr_device_info d, yamr_variant expected, yamr_variant one_block)
+{
+    for (int small = 0; small < 2; ++small)
+        for (int op = 0; op < YAMR_OP_COUNT; ++op)
+            for (int t = 0; t < YAMR_DTYPE_COUNT; ++t) {
+                const char *reason = NULL;
+                const yamr__variant_info *v =
+                    yamr__select_variant(&d, (yamr_op)op, (yamr_dtype)t, small, &reason);
+                assert_non_null(v);
+                assert_non_null(reason);
+                assert_int_equal(v->id, small ? one_block : expected);
+                assert_false(v->flags & YAMR__RACY);
+                assert_true(yamr__variant_runs_on(v, &d, (yamr_op)op, (yamr_dtype)t));
+            }
+}
+
 static void expect_pick(yamr_device_info d, yamr_variant expected)
 {
-    for (int op = 0; op < YAMR_OP_COUNT; ++op)
-        for (int t = 0; t < YAMR_DTYPE_COUNT; ++t) {
-            const char *reason = NULL;
-            const yamr__variant_info *v = yamr__select_variant(&d, (yamr_op)op, (yamr_dtype)t, &reason);
-            assert_non_null(v);
-            assert_non_null(reason);
-            assert_int_equal(v->id, expected);
-            assert_false(v->flags & YAMR__RACY);
-            assert_true(yamr__variant_runs_on(v, &d, (yamr_op)op, (yamr_dtype)t));
-        }
+    expect_picks(d, expected, YAMR_VARIANT_ATOMIC);
 }
 
 static void test_nvidia_its_32(void **state)
@@ -59,10 +68,12 @@ static void test_unknown_width_and_cpu_pick_nothing(void **state)
     (void)state;
     const char *reason = NULL;
     yamr_device_info odd = fake(YAMR_VENDOR_AMD, 16, 0);
-    assert_null(yamr__select_variant(&odd, YAMR_OP_MAX, YAMR_DTYPE_F32, &reason));
-    assert_non_null(reason);
-    yamr_device_info cpu = fake(YAMR_VENDOR_CPU, 1, 0);
-    assert_null(yamr__select_variant(&cpu, YAMR_OP_MAX, YAMR_DTYPE_F32, &reason));
+    for (int small = 0; small < 2; ++small) {
+        assert_null(yamr__select_variant(&odd, YAMR_OP_MAX, YAMR_DTYPE_F32, small, &reason));
+        assert_non_null(reason);
+        yamr_device_info cpu = fake(YAMR_VENDOR_CPU, 1, 0);
+        assert_null(yamr__select_variant(&cpu, YAMR_OP_MAX, YAMR_DTYPE_F32, small, &reason));
+    }
 }
 
 static void test_racy_variants_are_never_picked_and_seed_is_f32_max_only(void **state)

@@ -266,6 +266,23 @@ static void test_gpu_variant(void **state)
     expect_grid_plan(v->id);
 }
 
+/* AUTO's variant in the plan of a grid-wide call of n elements, against the registry's pick
+ * for the device (one_block: the call runs one block and is one for which AUTO prefers the
+ * ONE_BLOCK_FIRST row, src/plan.c). */
+static void expect_auto_variant(yamr_call call, yamr_dtype dtype, size_t n, int one_block)
+{
+    yamr_device_info info;
+    assert_int_equal(yamr_get_device_info(ctx, &info), YAMR_SUCCESS);
+    const char *reason;
+    const yamr__variant_info *pick =
+        yamr__select_variant(&info, YAMR_OP_ARGMAX, dtype, one_block, &reason);
+    assert_non_null(pick);
+    yamr_plan plan;
+    assert_int_equal(yamr_plan_for(ctx, call, YAMR_OP_ARGMAX, dtype, 1, n, &plan), YAMR_SUCCESS);
+    assert_int_equal(plan.variant, pick->id);
+    if (one_block) assert_int_equal(plan.grid_blocks, 1);
+}
+
 static void test_gpu_auto(void **state)
 {
     (void)state;
@@ -273,6 +290,13 @@ static void test_gpu_auto(void **state)
     sweep("auto");
     misaligned();
     expect_grid_plan(YAMR_VARIANT_AUTO);
+    /* one block (every thread one chunk or less): the one-block pick for a single slot of
+     * elements of at most 4 bytes; the table's first pick for more blocks, min+max and 8 bytes */
+    expect_auto_variant(YAMR_CALL_REDUCE, YAMR_DTYPE_F32, 1000, 1);
+    expect_auto_variant(YAMR_CALL_REDUCE, YAMR_DTYPE_F16, 1000, 1);
+    expect_auto_variant(YAMR_CALL_REDUCE, YAMR_DTYPE_F32, (size_t)1 << 20, 0);
+    expect_auto_variant(YAMR_CALL_REDUCE, YAMR_DTYPE_F64, 1000, 0);
+    expect_auto_variant(YAMR_CALL_MINMAX, YAMR_DTYPE_F32, 1000, 0);
 }
 
 int main(int argc, char **argv)
