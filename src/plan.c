@@ -102,11 +102,12 @@ static int index_bits_for(size_t cols, size_t lanes)
     return 64 * lanes < (size_t)INT_MAX && cols < (size_t)INT_MAX - 64 * lanes ? 32 : 64;
 }
 
-/* Elements a thread of a grid-wide call takes per round: YAMR__GRID_VECTORS 16-byte vectors, or
- * one element where the input is not aligned to its element. */
-static size_t grid_per_thread(size_t esize, int aligned)
+/* Blocks a grid-wide call of `cols` elements of esize bytes needs for every thread to take at
+ * most `vectors` 16-byte vectors, or one element where the input is not aligned to its element. */
+static size_t grid_blocks_for(size_t cols, size_t esize, int aligned, size_t vectors)
 {
-    return aligned ? (16 / esize) * YAMR__GRID_VECTORS(esize) : 1;
+    const size_t per_block = (aligned ? (16 / esize) * vectors : 1) * YAMR__BLOCK_THREADS;
+    return (cols + per_block - 1) / per_block;
 }
 
 /* Whether a grid-wide call is one for which AUTO prefers the ONE_BLOCK_FIRST row: a max, min,
@@ -117,7 +118,7 @@ static int one_block_call(yamr_call call, yamr_dtype dtype, size_t cols, int ali
 {
     const size_t esize = yamr_dtype_size(dtype);
     return call == YAMR_CALL_REDUCE && esize <= 4 &&
-           cols <= grid_per_thread(esize, aligned) * YAMR__BLOCK_THREADS;
+           grid_blocks_for(cols, esize, aligned, YAMR__GRID_VECTORS(esize)) == 1;
 }
 
 /* Blocks for `rows` rows at `per_block` rows per block, the grid-striding shapes' cap. */
@@ -143,18 +144,14 @@ static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, ya
                                                    p->index_bits, &per_unit, err, errlen);
     if (s != YAMR_SUCCESS) return s;
     const size_t esize = yamr_dtype_size(p->dtype);
-    const size_t per_thread = grid_per_thread(esize, aligned);
-    const size_t wanted =
-        (p->cols + per_thread * YAMR__BLOCK_THREADS - 1) / (per_thread * YAMR__BLOCK_THREADS);
+    const size_t wanted = grid_blocks_for(p->cols, esize, aligned, YAMR__GRID_VECTORS(esize));
     size_t fit = (size_t)per_unit * (size_t)ctx->info.multiprocessors;
     if (fit > most) fit = most;
     if (fit < 1) fit = 1;
     const size_t chunks = (wanted + fit - 1) / fit; /* per thread; wanted >= 1 */
     size_t blocks = (wanted + chunks - 1) / chunks;
     if (aligned && chunks == 1 && blocks > 1) {
-        const size_t per_block = (16 / esize) * YAMR__GRID_SPREAD_VECTORS(esize) *
-                                 YAMR__BLOCK_THREADS;
-        size_t spread = (p->cols + per_block - 1) / per_block;
+        size_t spread = grid_blocks_for(p->cols, esize, aligned, YAMR__GRID_SPREAD_VECTORS(esize));
         if (spread > (size_t)ctx->info.warp_size) spread = (size_t)ctx->info.warp_size;
         if (spread > fit) spread = fit;
         if (spread > blocks) blocks = spread;
