@@ -6,14 +6,23 @@
 
 /* Calls use(kernel, accumulator type tag) with Acc's split kernel instance of a grid-wide call
  * for the device's warp width, the variant's block algorithm, the index width (32 or 64 bits:
- * the plan's index_bits) and the grid (one block: the instance with no last-block code). */
+ * the plan's index_bits), the grid (one block: the instance with no last-block code) and, for one
+ * block, the vectors a thread loads at once (the plan's chunk_vectors). */
 template <typename Acc, int W, yamr_variant V, typename Use>
-static void with_index_width(int index_bits, bool one_block, Use &&use)
+static void with_index_width(int index_bits, bool one_block, int chunk_vectors, Use &&use)
 {
     constexpr int esize = sizeof(typename Acc::storage);
     constexpr int unroll = YAMR__GRID_VECTORS(esize);
+    constexpr int one_block_unroll = YAMR__GRID_ONE_BLOCK_VECTORS(esize);
     constexpr int bound = YAMR__GRID_MIN_BLOCKS(esize, Acc::slots);
     typedef typename Acc::template with_index<int> Narrow;
+    if constexpr (one_block_unroll != unroll)
+        if (index_bits == 32 && one_block && chunk_vectors == one_block_unroll) {
+            use(yamr_split_kernel<Narrow, V, W, one_block_unroll, yamr__matrix_layout, bound,
+                                  false>,
+                (Narrow *)NULL);
+            return;
+        }
     if (index_bits == 32 && one_block)
         use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, bound, false>,
             (Narrow *)NULL);
@@ -27,7 +36,8 @@ static void with_index_width(int index_bits, bool one_block, Use &&use)
  * variant without a block algorithm. */
 template <typename Use>
 static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
-                             int slots, int index_bits, bool one_block, Use &&use)
+                             int slots, int index_bits, bool one_block, int chunk_vectors,
+                             Use &&use)
 {
     bool found = false;
     yamr__with_warp_width(gpu->warp_size, [&](auto width) {
@@ -37,9 +47,11 @@ static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_varian
 #define YAMR_USE_DTYPE(D)                                                                      \
     {                                                                                          \
         if (slots == 2)                                                                        \
-            with_index_width<yamr__minmax_acc<D>, W, V>(index_bits, one_block, use);           \
+            with_index_width<yamr__minmax_acc<D>, W, V>(index_bits, one_block, chunk_vectors, \
+                                                         use);                                 \
         else                                                                                   \
-            with_index_width<yamr__best_acc<D>, W, V>(index_bits, one_block, use);             \
+            with_index_width<yamr__best_acc<D>, W, V>(index_bits, one_block, chunk_vectors,   \
+                                                       use);                                   \
     }
             YAMR_DISPATCH_DTYPE(dtype, YAMR_USE_DTYPE)
 #undef YAMR_USE_DTYPE
@@ -58,7 +70,7 @@ extern "C" yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype
         const yamr__device_scope on_device(gpu->device);
         YAMR_HIP_TRY(on_device.status(), err, errlen);
         hipError_t e = hipSuccess;
-        if (!with_grid_kernel(gpu, dtype, variant, slots, index_bits, false,
+        if (!with_grid_kernel(gpu, dtype, variant, slots, index_bits, false, 0,
                               [&](auto kernel, auto) {
                 e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&cached, kernel,
                                                                  YAMR__BLOCK_THREADS, 0);
@@ -144,7 +156,8 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
         const long long n = (long long)call->n;
         const yamr__matrix_layout one_row = {n, n};
         if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots, plan->index_bits,
-                              plan->blocks_per_row == 1, [&](auto kernel, auto acc) {
+                              plan->blocks_per_row == 1, plan->chunk_vectors,
+                              [&](auto kernel, auto acc) {
                 typedef typename std::remove_pointer<decltype(acc)>::type Acc;
                 kernel<<<plan->grid_blocks, plan->block_threads, 0, gpu->stream>>>(
                     (const typename Acc::storage *)call->in, one_row, args,

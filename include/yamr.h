@@ -311,6 +311,8 @@ typedef struct {
     int index_bits;        /**< width of the kernel's index arithmetic within a row: 32 or 64 */
     int vector_loads;      /**< GPU: 1 when threads read 16-byte vectors between the 16-byte
                                 boundaries (input aligned to its element) */
+    int chunk_vectors;     /**< BLOCKS_PER_ROW grid-wide calls: 16-byte vectors a thread loads
+                                at once (which kernel instance runs); else 0 */
     unsigned grid_blocks;  /**< blocks launched (GPU); 0 on the CPU */
     int block_threads;     /**< threads per block (GPU); 0 on the CPU */
     char why[240];         /**< one line: why this kernel and grid */

@@ -110,6 +110,13 @@ static size_t grid_blocks_for(size_t cols, size_t esize, int aligned, size_t vec
     return (cols + per_block - 1) / per_block;
 }
 
+/* Whether a grid-wide call of `cols` elements of esize bytes runs one block: every thread takes
+ * at most YAMR__GRID_ONE_BLOCK_VECTORS vectors (one chunk). */
+static int one_block_fits(size_t cols, size_t esize, int aligned)
+{
+    return grid_blocks_for(cols, esize, aligned, YAMR__GRID_ONE_BLOCK_VECTORS(esize)) == 1;
+}
+
 /* Whether a grid-wide call is one for which AUTO prefers the ONE_BLOCK_FIRST row: a max, min,
  * argmax or argmin (one slot) of elements of at most 4 bytes that runs one block. There
  * `atomic` measured 1.5-6% faster than `warp_shuffle` on an H100; for min+max and the 8-byte
@@ -117,8 +124,7 @@ static size_t grid_blocks_for(size_t cols, size_t esize, int aligned, size_t vec
 static int one_block_call(yamr_call call, yamr_dtype dtype, size_t cols, int aligned)
 {
     const size_t esize = yamr_dtype_size(dtype);
-    return call == YAMR_CALL_REDUCE && esize <= 4 &&
-           grid_blocks_for(cols, esize, aligned, YAMR__GRID_VECTORS(esize)) == 1;
+    return call == YAMR_CALL_REDUCE && esize <= 4 && one_block_fits(cols, esize, aligned);
 }
 
 /* Blocks for `rows` rows at `per_block` rows per block, the grid-striding shapes' cap. */
@@ -133,7 +139,9 @@ static unsigned grid_for(size_t rows, size_t per_block)
  * workspace) allow, and with as many blocks as give every thread that many whole chunks: no
  * thread ends on a few vectors, one round trip each, while the others wait. A grid of a few
  * blocks of one chunk a thread spreads over more multiprocessors, YAMR__GRID_SPREAD_VECTORS a
- * thread, up to a warp's width of blocks (the last block's first warp merges that many). */
+ * thread, up to a warp's width of blocks (the last block's first warp merges that many). A call
+ * that one chunk of YAMR__GRID_ONE_BLOCK_VECTORS a thread covers (4-byte types: up to 2^14
+ * elements) runs one block of such chunks instead: no last-block merge. */
 static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, yamr_plan *p,
                              char *err, size_t errlen)
 {
@@ -150,7 +158,11 @@ static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, ya
     if (fit < 1) fit = 1;
     const size_t chunks = (wanted + fit - 1) / fit; /* per thread; wanted >= 1 */
     size_t blocks = (wanted + chunks - 1) / chunks;
-    if (aligned && chunks == 1 && blocks > 1) {
+    p->chunk_vectors = YAMR__GRID_VECTORS(esize);
+    if (blocks > 1 && one_block_fits(p->cols, esize, aligned)) {
+        blocks = 1;
+        p->chunk_vectors = YAMR__GRID_ONE_BLOCK_VECTORS(esize);
+    } else if (aligned && chunks == 1 && blocks > 1) {
         size_t spread = grid_blocks_for(p->cols, esize, aligned, YAMR__GRID_SPREAD_VECTORS(esize));
         if (spread > (size_t)ctx->info.warp_size) spread = (size_t)ctx->info.warp_size;
         if (spread > fit) spread = fit;
@@ -374,12 +386,15 @@ void yamr__describe_plan(const yamr_plan *p, char *out, size_t cap)
         snprintf(size, sizeof size, "%zu x %zu", p->rows, p->cols);
     else
         snprintf(size, sizeof size, "n = %zu", p->cols);
+    char chunks[40] = "";
+    if (p->chunk_vectors)
+        snprintf(chunks, sizeof chunks, ", chunks of %d vectors", p->chunk_vectors);
     if (p->kernel == YAMR_KERNEL_CPU)
         snprintf(out, cap, "%s %s %s, %s: %s", calls[p->call], yamr_dtype_name(p->dtype), what,
                  size, p->why);
     else
-        snprintf(out, cap, "%s %s %s, %s: %s, %u x %d threads, %d-bit indices; %s",
+        snprintf(out, cap, "%s %s %s, %s: %s, %u x %d threads, %d-bit indices%s; %s",
                  calls[p->call], yamr_dtype_name(p->dtype), what, size,
                  yamr_kernel_name(p->kernel), p->grid_blocks, p->block_threads, p->index_bits,
-                 p->why);
+                 chunks, p->why);
 }

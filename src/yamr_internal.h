@@ -96,6 +96,11 @@ typedef struct yamr__gpu yamr__gpu;
 /* 16-byte vectors each thread has in flight per step in a grid-wide call (by element size: the
  * half types' 8 keys per vector cost more registers). */
 #define YAMR__GRID_VECTORS(esize) ((esize) >= 4 ? 8 : 4)
+/* 16-byte vectors a thread may take at once in a grid-wide call that runs one block (src/plan.c):
+ * 16 for the 4-byte types, so that up to 2^14 elements need no second block and no last-block
+ * merge; the plan takes it only where YAMR__GRID_VECTORS would need more blocks (a chunk of 16
+ * made calls of 2^10-2^13 elements 1-12% slower; docs/performance.md). */
+#define YAMR__GRID_ONE_BLOCK_VECTORS(esize) ((esize) == 4 ? 16 : YAMR__GRID_VECTORS(esize))
 /* Blocks per multiprocessor the registers of a grid-wide instance with 32-bit indices are bounded
  * for, by element size and slots: 8-byte max/argmax at 4 (63 registers, no spills, where they
  * took 3 blocks' worth); 1 elsewhere, which lets the compiler plan registers for one block (f32

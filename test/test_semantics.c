@@ -25,9 +25,10 @@
 #include "yamr_internal.h"
 
 /* Around warp, block and vector widths; past the grid's per-thread unroll; lanes ending on 2 and
- * on 3 vectors (2563, 4-byte types: the split scan's last chunk); a large odd size. */
+ * on 3 vectors (2563, 4-byte types: the split scan's last chunk); around the largest call of
+ * 4-byte types that runs one block (2^14); a large odd size. */
 static const size_t sizes[] = {1, 2, 7, 31, 32, 33, 64, 137, 255, 256, 1000, 1024, 1025, 2563,
-                               4099, 12289, 65537, 1000003};
+                               4099, 12289, 16383, 16384, 16385, 65537, 1000003};
 #define SIZE_COUNT (sizeof sizes / sizeof sizes[0])
 #define MAX_N 1000003
 
@@ -283,6 +284,16 @@ static void expect_auto_variant(yamr_call call, yamr_dtype dtype, size_t n, int 
     if (one_block) assert_int_equal(plan.grid_blocks, 1);
 }
 
+/* The plan of a grid-wide argmax (or min+max) of n aligned elements: `chunk` vectors a thread,
+ * and one block where that is 16. */
+static void expect_grid_chunks(yamr_call call, yamr_dtype dtype, size_t n, int chunk)
+{
+    yamr_plan plan;
+    assert_int_equal(yamr_plan_for(ctx, call, YAMR_OP_ARGMAX, dtype, 1, n, &plan), YAMR_SUCCESS);
+    assert_int_equal(plan.chunk_vectors, chunk);
+    if (chunk == 16) assert_int_equal(plan.grid_blocks, 1);
+}
+
 static void test_gpu_auto(void **state)
 {
     (void)state;
@@ -290,9 +301,18 @@ static void test_gpu_auto(void **state)
     sweep("auto");
     misaligned();
     expect_grid_plan(YAMR_VARIANT_AUTO);
-    /* one block (every thread one chunk or less): the one-block pick for a single slot of
-     * elements of at most 4 bytes; the table's first pick for more blocks, min+max and 8 bytes */
+    /* one block (every thread YAMR__GRID_ONE_BLOCK_VECTORS vectors or fewer: 2^14 4-byte
+     * elements): the one-block pick for a single slot of elements of at most 4 bytes; the
+     * table's first pick for more blocks, min+max and 8 bytes */
     expect_auto_variant(YAMR_CALL_REDUCE, YAMR_DTYPE_F32, 1000, 1);
+    expect_auto_variant(YAMR_CALL_REDUCE, YAMR_DTYPE_F32, (size_t)1 << 14, 1);
+    expect_auto_variant(YAMR_CALL_REDUCE, YAMR_DTYPE_F32, ((size_t)1 << 14) + 1, 0);
+    /* the chunk a thread loads at once: 8 vectors, or 16 where that keeps a call in one block */
+    expect_grid_chunks(YAMR_CALL_REDUCE, YAMR_DTYPE_F32, (size_t)1 << 13, 8);
+    expect_grid_chunks(YAMR_CALL_MINMAX, YAMR_DTYPE_F32, ((size_t)1 << 13) + 1, 16);
+    expect_grid_chunks(YAMR_CALL_REDUCE, YAMR_DTYPE_I32, (size_t)1 << 14, 16);
+    expect_grid_chunks(YAMR_CALL_REDUCE, YAMR_DTYPE_F32, ((size_t)1 << 14) + 1, 8);
+    expect_grid_chunks(YAMR_CALL_REDUCE, YAMR_DTYPE_F64, (size_t)1 << 13, 8);
     expect_auto_variant(YAMR_CALL_REDUCE, YAMR_DTYPE_F16, 1000, 1);
     expect_auto_variant(YAMR_CALL_REDUCE, YAMR_DTYPE_F32, (size_t)1 << 20, 0);
     expect_auto_variant(YAMR_CALL_REDUCE, YAMR_DTYPE_F64, 1000, 0);
