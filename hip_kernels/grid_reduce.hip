@@ -16,17 +16,15 @@ static void with_index_width(int index_bits, bool one_block, int chunk_vectors, 
     constexpr int one_block_unroll = YAMR__GRID_ONE_BLOCK_VECTORS(esize);
     constexpr int bound = YAMR__GRID_MIN_BLOCKS(esize, Acc::slots);
     typedef typename Acc::template with_index<int> Narrow;
-    if constexpr (one_block_unroll != unroll)
-        if (index_bits == 32 && one_block && chunk_vectors == one_block_unroll) {
-            use(yamr_split_kernel<Narrow, V, W, one_block_unroll, yamr__matrix_layout, bound,
-                                  false>,
-                (Narrow *)NULL);
-            return;
-        }
-    if (index_bits == 32 && one_block)
+    if (index_bits == 32 && one_block) {
+        if constexpr (one_block_unroll != unroll)
+            if (chunk_vectors == one_block_unroll)
+                return use(yamr_split_kernel<Narrow, V, W, one_block_unroll, yamr__matrix_layout,
+                                             bound, false>,
+                           (Narrow *)NULL);
         use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, bound, false>,
             (Narrow *)NULL);
-    else if (index_bits == 32)
+    } else if (index_bits == 32)
         use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, bound>, (Narrow *)NULL);
     else
         use(yamr_split_kernel<Acc, V, W, unroll, yamr__matrix_layout>, (Acc *)NULL);
