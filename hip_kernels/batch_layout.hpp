@@ -23,10 +23,6 @@ struct yamr__batch_args {
     int vectorize; /* `in` is aligned to its element: 16-byte loads between boundaries */
     int blocks_per_row; /* split kernel */
     yamr__split_workspace ws;
-    /* A synchronous grid-wide call: once the answer is written, signal_value goes to *signal,
-     * mapped host memory the host polls (grid_reduce.hip); NULL for every other call. */
-    unsigned long long *signal;
-    unsigned long long signal_value;
 };
 
 /* ---- Layouts: where row r starts and how long it is. ---- */

@@ -12,16 +12,16 @@ struct yamr__gpu {
     int warp_size;
     int multiprocessors;
     hipStream_t stream;
-    /* Two result slots (min+max) of synchronous calls and, after them, their signal: pinned
-     * host memory mapped into the device's address space (h_ as the host reads it, d_ as
-     * kernels write it), so that the answer needs no copy after the kernel. A grid-wide
-     * kernel stores the call's number (`signals`, counted per context) to the signal once the
-     * answer is written, and the host polls it instead of waiting for the whole stream. */
+    /* Pinned host memory mapped into the device's address space (h_ as the host reads it, d_
+     * as kernels write it), so that a synchronous call's answer needs no copy after its
+     * kernel: the seed kernel's result slot, which the host reads once the stream is done;
+     * and the tagged answer words of a grid-wide call's two slots (min+max), which the host
+     * polls (yamr__take_answers), the call's tag counted per context (`calls`). */
     yamr__result *h_result;
     yamr__result *d_result;
-    unsigned long long *h_signal;
-    unsigned long long *d_signal;
-    unsigned long long signals;
+    unsigned long long *h_answer;
+    unsigned long long *d_answer;
+    unsigned calls;
     /* the split kernel's partials and row counters, owned for the context's lifetime: no
      * allocation per call */
     yamr__split_workspace split_workspace;
@@ -46,7 +46,7 @@ static inline yamr_status yamr__gpu_fail(hipError_t e, const char *what, char *e
         if (yamr_e_ != hipSuccess) return yamr__gpu_fail(yamr_e_, #call, err, errlen);         \
     } while (0)
 
-/* The arguments of a planned kernel that are not its input, layout or output (no signal). */
+/* The arguments of a planned kernel that are not its input, layout or output. */
 static inline yamr__batch_args yamr__args_of(const yamr__gpu *gpu, const yamr_plan *plan,
                                              int is_min, int nan_ignore)
 {
@@ -56,8 +56,6 @@ static inline yamr__batch_args yamr__args_of(const yamr__gpu *gpu, const yamr_pl
     a.vectorize = plan->vector_loads;
     a.blocks_per_row = plan->blocks_per_row;
     a.ws = gpu->split_workspace;
-    a.signal = NULL;
-    a.signal_value = 0;
     return a;
 }
 

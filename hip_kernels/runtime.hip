@@ -4,18 +4,19 @@
 
 #include "gpu.h"
 
-/* The context's memory: the mapped result slots and the split kernel's workspace, with room for
- * the partials of a grid-wide call's largest grid (`max_blocks`) and of a batched split. */
+/* The context's memory: the mapped result slot and answer words, and the split kernel's
+ * workspace with room for the partials of a grid-wide call's largest grid (`max_blocks`) and of
+ * a batched split. */
 static yamr_status yamr__gpu_own_memory(yamr__gpu *g, size_t max_blocks, char *err, size_t errlen)
 {
-    YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result,
-                               2 * sizeof(yamr__result) + sizeof *g->h_signal,
+    const size_t answer_bytes = 2 * YAMR__ANSWER_WORDS * sizeof *g->h_answer;
+    YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result, sizeof(yamr__result) + answer_bytes,
                                YAMR__HOST_MAPPED_FLAGS),
                  err, errlen);
     YAMR_HIP_TRY(hipHostGetDevicePointer((void **)&g->d_result, g->h_result, 0), err, errlen);
-    g->h_signal = (unsigned long long *)(g->h_result + 2);
-    g->d_signal = (unsigned long long *)(g->d_result + 2);
-    *g->h_signal = 0; /* the first call's number is 1 */
+    g->h_answer = (unsigned long long *)(g->h_result + 1);
+    g->d_answer = (unsigned long long *)(g->d_result + 1);
+    memset(g->h_answer, 0, answer_bytes); /* tag 0: no call's */
     yamr__split_workspace *w = &g->split_workspace;
     const size_t partials =
         max_blocks > YAMR__ROWS_SPLIT_MAX_PARTIALS ? max_blocks : YAMR__ROWS_SPLIT_MAX_PARTIALS;
@@ -83,8 +84,8 @@ extern "C" void yamr__gpu_close(yamr__gpu *gpu)
     const yamr__device_scope on_device(gpu->device);
     /* Nothing to report to from a destructor; hipFree(NULL) is a no-op. hipHostFree waits for
      * the device's work (an implicit device synchronization), so no kernel of this context
-     * still runs when its memory goes: a synchronous call returns once its answer is
-     * signalled, a few instructions before its kernel ends. */
+     * still runs when its memory goes: a synchronous call returns once its answer has
+     * arrived, a few instructions before its kernel ends. */
     (void)hipHostFree(gpu->h_result);
     (void)hipFree(gpu->split_workspace.partials);
     (void)hipFree(gpu->split_workspace.rows_done);

@@ -138,10 +138,7 @@ yamr_split_kernel(const typename Acc::storage *__restrict__ in, Layout layout,
     if constexpr (Split)
         if (parts > 1 && !yamr__last_block_merge<WarpSize>(acc, args.ws, r, parts, part))
             return;
-    if (threadIdx.x == 0) {
-        acc.write(r, out);
-        if (args.signal) yamr__signal_host(args.signal, args.signal_value);
-    }
+    if (threadIdx.x == 0) acc.write(r, out);
 }
 
 #endif /* YAMR_SPLIT_REDUCE_HPP */

@@ -14,8 +14,8 @@
  *    yamr__shfl<W>(), yamr__warp_extreme<W>(), yamr__first_lane<W>(), yamr__warp_sync(),
  *    yamr__any<W>();
  *  - yamr__count_arrival(), yamr__store_word(), yamr__load_word(): device-scope relaxed
- *    atomics (a counter increment; 64-bit stores and loads); yamr__signal_host(), a store to
- *    mapped host memory that releases the thread's earlier stores; YAMR__HOST_MAPPED_FLAGS;
+ *    atomics (a counter increment; 64-bit stores and loads); yamr__store_host_word(), a whole
+ *    64-bit store to mapped host memory, unordered; YAMR__HOST_MAPPED_FLAGS;
  *  - yamr__exp2_fast(); YAMR_MIN_BLOCKS(): a __launch_bounds__ occupancy that the architecture
  *    can hold.
  */
@@ -174,17 +174,16 @@ __device__ inline unsigned long long yamr__load_word(const unsigned long long *p
 #endif
 }
 
-/* Stores v at *p, host memory mapped into the device, after every earlier store of this thread
- * (a release at system scope): a host thread that loads v (an acquire) also sees those stores.
- * How a synchronous call tells the host its answer is written (grid_reduce.hip). */
-__device__ inline void yamr__signal_host(unsigned long long *p, unsigned long long v)
+/* Stores v at *p, host memory mapped into the device, as one 64-bit word (a relaxed store at
+ * system scope: the host loads it whole, never half of it), ordered after nothing. How a
+ * synchronous call hands the host its answer (yamr__store_answer, batch_layout.hpp). */
+__device__ inline void yamr__store_host_word(unsigned long long *p, unsigned long long v)
 {
 #if defined(YAMR__RELAXED_PTX)
-    asm volatile("st.release.sys.global.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 #elif defined(YAMR__RELAXED_HIP)
-    __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+    __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
 #else
-    __threadfence_system();
     *(volatile unsigned long long *)p = v;
 #endif
 }

@@ -14,9 +14,9 @@
  *
  * Memory: `in` lives in the memory the context computes on: device memory of the context's GPU,
  * or host memory for a YAMR_DEVICE_CPU context. Synchronous calls write results (`value`,
- * `index`) to host memory and return when they are written (on a GPU, once the kernel has
- * signalled its answer, when it has read all of `in`: its last instructions may still be
- * running, and work queued after it on the context's stream waits for them as usual). The
+ * `index`) to host memory and return when they are written (on a GPU, once the kernel's
+ * answer has reached host memory, when it has read all of `in`: its last instructions may
+ * still be running, and work queued after it on the context's stream waits for them as usual). The
  * `_async` forms write them to the context's memory, in stream order on the context's stream,
  * and return at once (on the CPU they run to completion before returning). Any n >= 1 works on
  * every backend; indices are 64-bit. A `value` output is aligned for its dtype.
