@@ -24,6 +24,7 @@
  * MPI_COMM_TYPE_SHARED) modulo the number of GPUs, so that ranks spread over the GPUs of a node
  * (and share them when there are more ranks); --cpu, or no GPU, uses the CPU backend.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,12 +367,17 @@ int run_mpi(int argc, char **argv)
         }
     }
     if (cli_no_operands("mpi", argc, argv, optind)) return CLI_USAGE;
-    if (out && cli_out_dir("mpi", out)) return CLI_USAGE;
     MPI_Init(NULL, NULL);
     bench_mpi b = {MPI_COMM_WORLD, 0, 0, NULL};
     MPI_Comm_rank(b.comm, &b.rank);
     MPI_Comm_size(b.comm, &b.ranks);
     MPI_Comm_set_errhandler(b.comm, MPI_ERRORS_RETURN);
+    /* rank 0 alone makes the --out folder and writes there; the ranks agree on whether it
+     * could before any goes on, so that none is left waiting in a collective */
+    if (!same_everywhere(&b, !out || b.rank != 0 || !cli_out_dir("mpi", out))) {
+        MPI_Finalize();
+        return CLI_USAGE;
+    }
     const int device = pick_device(b.comm, cpu);
     yamr_status s = yamr_create(&b.ctx, device);
     if (!same_everywhere(&b, s == YAMR_SUCCESS)) {
@@ -392,6 +398,13 @@ int run_mpi(int argc, char **argv)
         if (csv)
             fprintf(csv, "case,shape,ranks,device,yamr_median_us,yamr_min_us,baseline_median_us,"
                          "baseline_min_us,ratio\n");
+        else
+            fprintf(stderr, "yamr-bench mpi: cannot write %s: %s\n", path, strerror(errno));
+    }
+    if (!same_everywhere(&b, !out || b.rank != 0 || csv)) {
+        yamr_destroy(b.ctx);
+        MPI_Finalize();
+        return 1;
     }
     if (b.rank == 0) {
         char name[MPI_MAX_LIBRARY_VERSION_STRING];
