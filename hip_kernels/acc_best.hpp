@@ -140,12 +140,12 @@ struct yamr__best_acc {
      * types take one vector at a time (32 elements held as floats took the block kernel to
      * 78-104 registers).
      */
-    template <int Unroll>
+    template <bool Tree = false, int Unroll>
     __device__ inline void chunk(const uint4 (&raw)[Unroll], Index first, Index step)
     {
         if constexpr (Unroll > 1 && sizeof(storage) == 2) {
 #pragma unroll
-            for (int u = 0; u < Unroll; ++u) vector(raw[u], (Index)(first + u * step));
+            for (int u = 0; u < Unroll; ++u) vector<Tree>(raw[u], (Index)(first + u * step));
             return;
         }
         constexpr int per_vec = 16 / sizeof(storage), count = Unroll * per_vec;
@@ -153,8 +153,8 @@ struct yamr__best_acc {
         memcpy(e, raw, sizeof raw);
         value best;
         bool nan;
-        const int at = mode.flip ? yamr__best_of<Dtype, true>(e, best, nan)
-                                 : yamr__best_of<Dtype, false>(e, best, nan);
+        const int at = mode.flip ? yamr__best_of<Dtype, true, Tree>(e, best, nan)
+                                 : yamr__best_of<Dtype, false, Tree>(e, best, nan);
         if (!nan) {
             const storage b = traits::from_value(best);
             consider(traits::to_key(b, mode), (Index)(first + at / per_vec * step + at % per_vec), b);
@@ -164,10 +164,11 @@ struct yamr__best_acc {
         for (int j = 0; j < count; ++j)
             element(e[j], (Index)(first + j / per_vec * step + j % per_vec));
     }
+    template <bool Tree = false>
     __device__ inline void vector(const uint4 raw, Index first)
     {
         const uint4 one[1] = {raw};
-        chunk(one, first, 0);
+        chunk<Tree>(one, first, 0);
     }
     /* Between threads or blocks: ties go to the smaller index. */
     __device__ inline void take(Key k, Index i, storage b)
@@ -263,19 +264,20 @@ struct yamr__minmax_acc {
     }
     /* Half types vector by vector, both slots on one vector's widened elements before the next
      * (both slots over every vector held 32 widened elements and doubled the registers). */
-    template <int Unroll>
+    template <bool Tree = false, int Unroll>
     __device__ inline void chunk(const uint4 (&raw)[Unroll], Index first, Index step)
     {
         if constexpr (sizeof(storage) == 2) {
 #pragma unroll
-            for (int u = 0; u < Unroll; ++u) vector(raw[u], (Index)(first + u * step));
+            for (int u = 0; u < Unroll; ++u) vector<Tree>(raw[u], (Index)(first + u * step));
         } else {
-            s[0].chunk(raw, first, step);
-            s[1].chunk(raw, first, step);
+            s[0].template chunk<Tree>(raw, first, step);
+            s[1].template chunk<Tree>(raw, first, step);
         }
     }
     /* One vector: the largest and the smallest element by value in one pass with one NaN test,
      * then a key and an index update per slot; a vector holding a NaN goes element by element. */
+    template <bool Tree = false>
     __device__ inline void vector(const uint4 raw, Index first)
     {
         constexpr int per_vec = 16 / sizeof(storage);
@@ -283,8 +285,8 @@ struct yamr__minmax_acc {
         memcpy(e, &raw, sizeof raw);
         typename best::value hi, lo;
         bool nan;
-        const int at_hi = yamr__best_of<Dtype, false>(e, hi, nan);
-        const int at_lo = yamr__best_of<Dtype, true>(e, lo, nan);
+        const int at_hi = yamr__best_of<Dtype, false, Tree>(e, hi, nan);
+        const int at_lo = yamr__best_of<Dtype, true, Tree>(e, lo, nan);
         if (!nan) {
             const storage bhi = best::traits::from_value(hi), blo = best::traits::from_value(lo);
             s[0].consider(best::traits::to_key(bhi, s[0].mode), (Index)(first + at_hi), bhi);

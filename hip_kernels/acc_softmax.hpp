@@ -69,6 +69,7 @@ struct yamr__softmax_acc {
     }
     __device__ inline void element(storage b, long long) { add(to_value(b)); }
     /* One rescale per vector: the vector's maximum first (NaNs go the one-by-one way). */
+    template <bool Tree = false>
     __device__ inline void vector(const uint4 raw, long long)
     {
         constexpr int per_vec = 16 / sizeof(storage);
@@ -101,7 +102,7 @@ struct yamr__softmax_acc {
      * (exp(0) = 1 for x == max, 0 for x = -inf); otherwise (an infinite maximum, a NaN) the
      * vectors go the vector() way, which defines those cases.
      */
-    template <int Unroll>
+    template <bool Tree = false, int Unroll> /* Tree: the best accumulators' chunk order */
     __device__ inline void chunk(const uint4 (&raw)[Unroll], long long, long long)
     {
         constexpr int per_vec = 16 / sizeof(storage);

@@ -86,30 +86,58 @@ YAMR_DTYPE_TRAITS(YAMR_DTYPE_I64, uint64_t, long long, (long long)b, (uint64_t)v
 
 /*
  * The first best of e[0, N) by value, in the dtype's own order (the smallest under Min), into
- * `best`; returns where it is. A strictly better element replaces, so the first of equals stays;
- * -0.0 and +0.0 compare equal, as their keys do. NaN compares neither better nor worse, so `nan`
- * says whether e holds one (or both infinities: a sum of e tells, in one add per element), and
- * then the caller must go the key way, which places NaNs by the policy.
+ * `best`; returns where it is. A later element replaces only when strictly better, so the first
+ * of equals stays; -0.0 and +0.0 compare equal, as their keys do. NaN compares neither better
+ * nor worse, so `nan` says whether e holds one (or both infinities: a sum of e tells, in one add
+ * per element), and then the caller must go the key way, which places NaNs by the policy.
+ * Tree, for float types of up to 4 bytes: pairs merge, then pairs of pairs (each right side,
+ * the later indices, replacing the left only when strictly better), a chain of log2(N) steps
+ * instead of N - 1 but more registers; the others always go in index order
+ * (docs/performance.md, "Tuning constants").
  */
-template <yamr_dtype Dtype, bool Min, int N>
+template <yamr_dtype Dtype, bool Min, bool Tree, int N>
 __device__ inline int yamr__best_of(const typename yamr__dtype_traits<Dtype>::storage (&e)[N],
                                    typename yamr__dtype_traits<Dtype>::value &best, bool &nan)
 {
     typedef yamr__dtype_traits<Dtype> traits;
     typedef typename traits::value value;
-    best = traits::to_value(e[0]);
-    value probe = best;
-    int at = 0;
+    constexpr bool has_nan = std::numeric_limits<value>::has_quiet_NaN;
+    if constexpr (!Tree || !has_nan || sizeof(e[0]) > 4) {
+        best = traits::to_value(e[0]);
+        value probe = best;
+        int at = 0;
 #pragma unroll
-    for (int j = 1; j < N; ++j) {
-        const value x = traits::to_value(e[j]);
-        if (std::numeric_limits<value>::has_quiet_NaN) probe += x;
-        const bool better = Min ? x < best : x > best;
-        at = better ? j : at;
-        best = better ? x : best;
+        for (int j = 1; j < N; ++j) {
+            const value x = traits::to_value(e[j]);
+            if (has_nan) probe += x;
+            const bool better = Min ? x < best : x > best;
+            at = better ? j : at;
+            best = better ? x : best;
+        }
+        nan = probe != probe;
+        return at;
+    } else {
+        value v[N], sum[N];
+        int at[N];
+#pragma unroll
+        for (int j = 0; j < N; ++j) {
+            v[j] = sum[j] = traits::to_value(e[j]);
+            at[j] = j;
+        }
+#pragma unroll
+        for (int w = 1; w < N; w *= 2) {
+#pragma unroll
+            for (int j = 0; j + w < N; j += 2 * w) {
+                const bool better = Min ? v[j + w] < v[j] : v[j + w] > v[j];
+                at[j] = better ? at[j + w] : at[j];
+                v[j] = better ? v[j + w] : v[j];
+                sum[j] += sum[j + w];
+            }
+        }
+        best = v[0];
+        nan = sum[0] != sum[0];
+        return at[0];
     }
-    nan = probe != probe;
-    return at;
 }
 
 template <yamr_dtype Dtype>

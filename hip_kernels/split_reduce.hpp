@@ -130,7 +130,7 @@ yamr_split_kernel(const typename Acc::storage *__restrict__ in, Layout layout,
     /* the row's blocks scan it as one team of lanes: block `part` holds lanes part * blockDim.x
      * on, so that at each step the row's blocks read adjacent vectors */
     Acc acc = Acc::identity(args);
-    yamr__rows_scan<typename Acc::storage, Unroll, Acc::pads_with_repeats>(in + begin, n, 0,
+    yamr__rows_scan<typename Acc::storage, Unroll, Acc::pads_with_repeats, true>(in + begin, n, 0,
                                                    part * YAMR__BLOCK_THREADS + (int)threadIdx.x,
                                                    parts * YAMR__BLOCK_THREADS, args.vectorize,
                                                    acc);

@@ -13,13 +13,15 @@
  * accumulator's chunk()), the few before the boundary and after the last vector one by one:
  * head, vectors, tail come in that index order, so each thread's indices increase. PadLast
  * (accumulators whose chunks take repeats, Acc::pads_with_repeats) also loads a lane's last 3 to
- * Unroll - 1 vectors as one chunk, for kernels whose lanes often end on such a remainder. With
+ * Unroll - 1 vectors as one chunk, for kernels whose lanes often end on such a remainder. Tree
+ * (the accumulator's chunk order, yamr__best_of): for kernels that wait on each thread's chain
+ * more than they need registers (the split kernel). With
  * `vectorize`, lanes >= 16 / sizeof(Storage): the head and the tail, each shorter than a
  * vector, take one element per lane at most (no loop: fewer instructions before the loads).
  * Offsets and counts are Acc::index_type (32 bits where the plan says every index fits): then
  * n + 64 * lanes must fit an int (the furthest a lane's index arithmetic reaches).
  */
-template <typename Storage, int Unroll, bool PadLast = false, typename Acc>
+template <typename Storage, int Unroll, bool PadLast = false, bool Tree = false, typename Acc>
 __device__ inline void yamr__rows_scan(const Storage *__restrict__ p, long long row_n,
                                       long long row_first, int lane, int lanes, int vectorize,
                                       Acc &acc)
@@ -50,18 +52,18 @@ __device__ inline void yamr__rows_scan(const Storage *__restrict__ p, long long 
 #pragma unroll
             for (int u = 1; u < Unroll; ++u)
                 raw[u] = v + u * lanes < vectors ? vec[v + u * lanes] : raw[0];
-            acc.chunk(raw, first + head + v * per_vec, (Offset)lanes * per_vec);
+            acc.template chunk<Tree>(raw, first + head + v * per_vec, (Offset)lanes * per_vec);
         }
     } else {
         for (; v + (Offset)(Unroll - 1) * lanes < vectors; v += (Offset)Unroll * lanes) {
             uint4 raw[Unroll];
 #pragma unroll
             for (int u = 0; u < Unroll; ++u) raw[u] = vec[v + u * lanes];
-            acc.chunk(raw, first + head + v * per_vec, (Offset)lanes * per_vec);
+            acc.template chunk<Tree>(raw, first + head + v * per_vec, (Offset)lanes * per_vec);
         }
     }
 #pragma unroll 1 /* fewer than Unroll vectors are left (measured: docs/performance.md) */
-    for (; v < vectors; v += lanes) acc.vector(vec[v], first + head + v * per_vec);
+    for (; v < vectors; v += lanes) acc.template vector<Tree>(vec[v], first + head + v * per_vec);
     const Offset tail = head + vectors * per_vec + lane;
     if (tail < n) acc.element(p[tail], first + tail);
 }
