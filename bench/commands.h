@@ -49,6 +49,7 @@ typedef struct {
     size_t n;
     double median_us, min_us, max_us, mean_us, gbps, pct_copy, vs_baseline;
     int reps;
+    size_t copies; /* of the input that the calls rotate over (0: reads none) */
 } sweep_row;
 
 typedef struct {

@@ -7,7 +7,9 @@
  * Every result, CUB's too, is checked against the CPU backend before it is timed. GPU times are
  * event pairs around each call (median and minimum of --reps after --warmup calls), each timed as
  * it is launched or, with --timing queued, all launched behind a held stream; inputs smaller
- * than twice the L2 rotate over several copies so that the L2 does not serve them. On the CPU
+ * than twice the L2 rotate over several copies so that the L2 does not serve them (--inputs
+ * resident keeps one copy, which the L2 may serve; the results' column copies says how many,
+ * as in yamr-bench rows). On the CPU
  * backend the times are wall-clock per call, the copy is memcpy and the read a plain host loop.
  *
  * --out DIR writes DIR/sweep.csv and DIR/sweep.json, and the same times in BabelStream's CSV
@@ -32,7 +34,7 @@
 #define OP_MINMAX (-1) /* a sweep "op" beside yamr_op: min+max in one call */
 
 typedef struct {
-    int device, reps, warmup, queued;
+    int device, reps, warmup, queued, resident;
     size_t sizes[MAX_LIST];
     int size_count;
     yamr_dtype dtypes[YAMR_DTYPE_COUNT];
@@ -99,6 +101,7 @@ static int time_calls(call_arg *a, const sweep_options *o, sweep_row *r, char *e
     r->max_us = t.max_us;
     r->mean_us = t.mean_us;
     r->reps = o->reps;
+    r->copies = a->rotations;
     return 0;
 }
 
@@ -230,7 +233,7 @@ static int write_rows(const char *dir, const identity *id, const sweep_row *rows
     FILE *csv, *json;
     if (open_results(prefix, &csv, &json)) return 1;
     fprintf(csv, "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,dtype,op,n,impl,"
-                 "median_us,min_us,gbps,pct_copy,baseline_over_impl,copy_gbps,timing\n");
+                 "median_us,min_us,gbps,pct_copy,baseline_over_impl,copy_gbps,timing,copies\n");
     fprintf(json, "[\n");
     for (int i = 0; i < count; ++i) {
         const sweep_row *r = &rows[i];
@@ -239,14 +242,14 @@ static int write_rows(const char *dir, const identity *id, const sweep_row *rows
         csv_timing(csv, r->median_us, r->min_us, r->gbps, r->pct_copy);
         csv_number(csv, r->vs_baseline, "%.4f", ",");
         csv_number(csv, copy_gbps, "%.1f", ",");
-        fprintf(csv, "%s\n", timing);
+        fprintf(csv, "%s,%zu\n", timing, r->copies);
         json_identity(json, id);
         fprintf(json, "\"dtype\": \"%s\", \"op\": \"%s\", \"n\": %zu, \"impl\": \"%s\", ", r->dtype,
                 r->op, r->n, r->impl);
         json_timing(json, r->median_us, r->min_us, r->gbps, r->pct_copy);
         json_number(json, "baseline_over_impl", r->vs_baseline, "%.4f", ", ");
         json_number(json, "copy_gbps", copy_gbps, "%.1f", ", ");
-        fprintf(json, "\"timing\": \"%s\"", timing);
+        fprintf(json, "\"timing\": \"%s\", \"copies\": %zu", timing, r->copies);
         fprintf(json, "}%s\n", i == count - 1 ? "" : ",");
     }
     fprintf(json, "]\n");
@@ -302,7 +305,8 @@ static void sweep_usage(FILE *f)
     fprintf(f,
             "usage: yamr-bench sweep [--sizes E,E,...] [--dtypes T,...] [--variants V,...]\n"
             "                        [--ops max,argmax,minmax] [--reps N] [--warmup N]\n"
-            "                        [--timing isolated|queued] [--device D|cpu] [--out DIR]\n"
+            "                        [--timing isolated|queued] [--inputs rotated|resident]\n"
+            "                        [--device D|cpu] [--out DIR]\n"
             "Times each op, dtype, size and variant, next to CUB's DeviceReduce (NVIDIA builds),\n"
             "the read ceiling (a plain read of the same input: impl read), a copy (the ceiling\n"
             "that '%% copy' compares with) and the launch floor (an empty kernel timed the same\n"
@@ -322,6 +326,8 @@ static void sweep_usage(FILE *f)
                "  --timing T      isolated: an event pair around each call as it is launched;\n"
                "                  queued: the stream is held while the calls are launched, so\n"
                "                  that no call waits for the host (sweep_gpu.h)\n"
+               "  --inputs I      rotated (default): inputs under twice the L2 rotate over copies\n"
+               "                  it cannot hold; resident: one copy, which the L2 may hold\n"
                "  --device D      GPU ordinal D, or cpu (default: GPU 0 when there is one)\n"
                "  --out DIR       writes DIR/sweep.{csv,json} and DIR/sweep-babelstream.csv\n"
                "Columns: GB/s counts the input read once; %% copy is that over the copy ceiling;\n"
@@ -330,7 +336,7 @@ static void sweep_usage(FILE *f)
 }
 
 enum { OPT_SIZES = CLI_OPT_FIRST_OWN, OPT_DTYPES, OPT_VARIANTS, OPT_OPS, OPT_REPS, OPT_WARMUP,
-       OPT_TIMING };
+       OPT_TIMING, OPT_INPUTS };
 
 /* 0 to run, -1 after --help (exit 0), or CLI_USAGE. */
 static int sweep_parse(int argc, char **argv, sweep_options *o)
@@ -344,10 +350,12 @@ static int sweep_parse(int argc, char **argv, sweep_options *o)
         {"reps", required_argument, NULL, OPT_REPS},
         {"warmup", required_argument, NULL, OPT_WARMUP},
         {"timing", required_argument, NULL, OPT_TIMING},
+        {"inputs", required_argument, NULL, OPT_INPUTS},
         CLI_OPTION_END};
     static const char *const op_names[] = {"max", "argmax", "minmax"};
     static const int op_values[] = {YAMR_OP_MAX, YAMR_OP_ARGMAX, OP_MINMAX};
     static const char *const timing_names[] = {"isolated", "queued"};
+    static const char *const input_names[] = {"rotated", "resident"};
     memset(o, 0, sizeof *o);
     o->device = CLI_DEVICE_ANY;
     o->reps = 50;
@@ -402,6 +410,10 @@ static int sweep_parse(int argc, char **argv, sweep_options *o)
             break;
         case OPT_TIMING:
             if (cli_name("sweep", "--timing", optarg, timing_names, 2, &o->queued))
+                return CLI_USAGE;
+            break;
+        case OPT_INPUTS:
+            if (cli_name("sweep", "--inputs", optarg, input_names, 2, &o->resident))
                 return CLI_USAGE;
             break;
         default: return CLI_USAGE;
@@ -495,6 +507,9 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
         snprintf(r->op, sizeof r->op, "launch");
         snprintf(r->impl, sizeof r->impl, "empty_kernel");
         r->vs_baseline = NAN; /* n, GB/s and % copy stay 0: it reads nothing */
+        fprintf(log, "inputs: %s\n",
+                o->resident ? "resident (one copy of each, which the L2 may hold)"
+                            : "rotated (inputs under twice the L2 rotate over copies)");
     }
     fprintf(log, "\nGB/s: input bytes read per second (median call); %% copy: of the copy "
                  "ceiling; base/us: the\nbaseline's median over the row's (above 1: the row is "
@@ -532,7 +547,7 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
             const int first_row = count;
             a.n = n;
             a.stride = (bytes + 255) / 256 * 256;
-            a.rotations = bytes < 2 * l2 ? pool_bytes / a.stride : 1;
+            a.rotations = !o->resident && bytes < 2 * l2 ? pool_bytes / a.stride : 1;
             if (a.rotations > 64) a.rotations = 64;
             if (a.rotations < 1) a.rotations = 1;
             yamr_copy_to_host(ctx, host, a.pool, bytes);

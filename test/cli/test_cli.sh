@@ -53,6 +53,7 @@ expect 2 "--orders: unknown name 'all_equal' (one of: random, ascending, descend
 expect 2 "--ops: unknown name 'sum'" sweep --ops sum
 expect 2 "--timing: unknown name 'fast'" rows --timing fast
 expect 2 "--inputs: unknown name 'cached'" rows --inputs cached
+expect 2 "--inputs: unknown name 'l2'" sweep --inputs l2
 # options and operands
 expect 2 "unknown option '--bogus'" sweep --bogus
 expect 2 "unknown option '--bogus'" rows --bogus
