@@ -15,13 +15,12 @@ struct yamr__gpu {
     /* Pinned host memory mapped into the device's address space (h_ as the host reads it, d_
      * as kernels write it), so that a synchronous call's answer needs no copy after its
      * kernel: the seed kernel's result slot, which the host reads once the stream is done;
-     * and the tagged answer words of a grid-wide call's two slots (min+max), which the host
-     * polls (yamr__take_answers), the call's tag counted per context (`calls`). */
+     * and the marked answer words of a grid-wide call's two slots (min+max), which the host
+     * polls (yamr__take_answers). */
     yamr__result *h_result;
     yamr__result *d_result;
     unsigned long long *h_answer;
     unsigned long long *d_answer;
-    unsigned calls;
     /* the split kernel's partials and row counters, owned for the context's lifetime: no
      * allocation per call */
     yamr__split_workspace split_workspace;

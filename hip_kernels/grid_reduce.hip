@@ -91,49 +91,47 @@ static void launch_seed(yamr__gpu *gpu, const yamr__gpu_call *call)
 }
 
 /* Where slot k's answer goes: the caller's device memory (asynchronous calls), else the mapped
- * answer words under the call's tag. */
-static yamr__best_output slot_output(const yamr__gpu *gpu, const yamr__gpu_call *call,
-                                     unsigned tag, int k)
+ * answer words. */
+static yamr__best_output slot_output(const yamr__gpu *gpu, const yamr__gpu_call *call, int k)
 {
-    if (call->value_out[0]) return {call->value_out[k], (long long *)call->index_out[k], NULL, 0};
-    return {NULL, NULL, gpu->d_answer + k * YAMR__ANSWER_WORDS, tag};
+    if (call->value_out[0]) return {call->value_out[k], (long long *)call->index_out[k], NULL};
+    return {NULL, NULL, gpu->d_answer + k * YAMR__ANSWER_WORDS};
 }
 
 template <yamr_dtype D, typename I>
 static yamr__best_output output_of(yamr__best_acc<D, I> *, const yamr__gpu *gpu,
-                                   const yamr__gpu_call *call, unsigned tag)
+                                   const yamr__gpu_call *call)
 {
-    return slot_output(gpu, call, tag, 0);
+    return slot_output(gpu, call, 0);
 }
 
 template <yamr_dtype D, typename I>
 static typename yamr__minmax_acc<D, I>::output output_of(yamr__minmax_acc<D, I> *,
                                                          const yamr__gpu *gpu,
-                                                         const yamr__gpu_call *call,
-                                                         unsigned tag)
+                                                         const yamr__gpu_call *call)
 {
-    return {{slot_output(gpu, call, tag, 0), slot_output(gpu, call, tag, 1)}};
+    return {{slot_output(gpu, call, 0), slot_output(gpu, call, 1)}};
 }
 
 /* Polls of the answer between two looks at the stream (a few microseconds of polling). */
 #define YAMR__ANSWER_POLLS 4096
 
 /*
- * Waits until the kernel of the call tagged `tag` has stored its answer's words
- * (yamr__store_answer) and takes them into res. A kernel that fails never stores them: the
+ * Waits until the call's kernel has stored its answer's words (yamr__store_answer) and takes
+ * them into res. A kernel that fails never stores them: the
  * stream's state, asked every YAMR__ANSWER_POLLS polls, ends the wait with its error, or with an
  * error of its own if the stream ran dry with no answer.
  */
-static yamr_status wait_for_answer(const yamr__gpu *gpu, unsigned tag, int slots,
-                                   yamr__result *res, char *err, size_t errlen)
+static yamr_status wait_for_answer(const yamr__gpu *gpu, int slots, yamr__result *res,
+                                   char *err, size_t errlen)
 {
     for (unsigned polls = 1;; ++polls) {
-        if (yamr__take_answers(gpu->h_answer, tag, slots, res)) return YAMR_SUCCESS;
+        if (yamr__take_answers(gpu->h_answer, slots, res)) return YAMR_SUCCESS;
         if (polls % YAMR__ANSWER_POLLS) continue;
         const hipError_t e = hipStreamQuery(gpu->stream);
         if (e == hipErrorNotReady) continue;
         YAMR_HIP_TRY(e, err, errlen);
-        if (yamr__take_answers(gpu->h_answer, tag, slots, res)) return YAMR_SUCCESS;
+        if (yamr__take_answers(gpu->h_answer, slots, res)) return YAMR_SUCCESS;
         snprintf(err, errlen, "the grid-wide kernel ended without its answer");
         return YAMR_ERROR_DEVICE;
     }
@@ -146,17 +144,14 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
     YAMR_HIP_TRY(on_device.status(), err, errlen);
     const int slots = call->minmax ? 2 : 1;
     const yamr_plan *plan = call->plan;
-    unsigned tag = 0;
     if (plan->kernel == YAMR_KERNEL_SEED) {
         launch_seed(gpu, call);
     } else {
         const yamr__batch_args args = yamr__args_of(gpu, plan, call->is_min, call->nan_ignore);
-        if (!call->value_out[0]) { /* synchronous */
-            if (++gpu->calls == 0) ++gpu->calls; /* tag 0 is no call's */
-            tag = gpu->calls;
-            /* no word of this call's slots holds its tag until the kernel stores it */
+        /* synchronous: no word of this call's slots holds the mark until its kernel stores it
+         * (the last call's kernel stored all of its words before that call returned) */
+        if (!call->value_out[0])
             memset(gpu->h_answer, 0, (size_t)slots * YAMR__ANSWER_WORDS * sizeof *gpu->h_answer);
-        }
         const long long n = (long long)call->n;
         const yamr__matrix_layout one_row = {n, n};
         if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots, plan->index_bits,
@@ -165,15 +160,15 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
                 typedef typename std::remove_pointer<decltype(acc)>::type Acc;
                 kernel<<<plan->grid_blocks, plan->block_threads, 0, gpu->stream>>>(
                     (const typename Acc::storage *)call->in, one_row, args,
-                    output_of(acc, gpu, call, tag));
+                    output_of(acc, gpu, call));
             }))
             return YAMR_ERROR_UNSUPPORTED;
     }
     YAMR_HIP_TRY(hipGetLastError(), err, errlen);
     if (call->value_out[0]) return YAMR_SUCCESS; /* asynchronous: the results stay on the device */
     /* the kernel writes the answer to mapped host memory: the seed kernel's is there once the
-     * stream is done; the split kernel's words carry the call's tag */
-    if (plan->kernel != YAMR_KERNEL_SEED) return wait_for_answer(gpu, tag, slots, res, err, errlen);
+     * stream is done; the split kernel's words carry the mark */
+    if (plan->kernel != YAMR_KERNEL_SEED) return wait_for_answer(gpu, slots, res, err, errlen);
     YAMR_HIP_TRY(hipStreamSynchronize(gpu->stream), err, errlen);
     res[0] = gpu->h_result[0];
     return YAMR_SUCCESS;

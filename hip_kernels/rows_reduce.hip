@@ -87,7 +87,7 @@ extern "C" yamr_status yamr__gpu_rows(yamr__gpu *gpu, const yamr__gpu_batch *c, 
     YAMR_HIP_TRY(on_device.status(), err, errlen);
     const yamr__batch_args args = args_of(gpu, c);
     const yamr__matrix_layout layout = {(long long)c->ld, (long long)c->cols};
-    const yamr__best_output out = {c->values, (long long *)c->second, NULL, 0};
+    const yamr__best_output out = {c->values, (long long *)c->second, NULL};
 #define YAMR_LAUNCH_ROWS(D) launch_width<yamr__best_acc<D>>(gpu, c, layout, args, out)
     YAMR_DISPATCH_DTYPE(c->dtype, YAMR_LAUNCH_ROWS)
 #undef YAMR_LAUNCH_ROWS
@@ -101,7 +101,7 @@ extern "C" yamr_status yamr__gpu_segments(yamr__gpu *gpu, const yamr__gpu_batch 
     YAMR_HIP_TRY(on_device.status(), err, errlen);
     const yamr__batch_args args = args_of(gpu, c);
     const yamr__segment_layout layout = {(const long long *)c->offsets};
-    const yamr__best_output out = {c->values, (long long *)c->second, NULL, 0};
+    const yamr__best_output out = {c->values, (long long *)c->second, NULL};
 #define YAMR_LAUNCH_SEGMENTS(D) launch_width<yamr__best_acc<D>>(gpu, c, layout, args, out)
     YAMR_DISPATCH_DTYPE(c->dtype, YAMR_LAUNCH_SEGMENTS)
 #undef YAMR_LAUNCH_SEGMENTS

@@ -16,7 +16,6 @@ static yamr_status yamr__gpu_own_memory(yamr__gpu *g, size_t max_blocks, char *e
     YAMR_HIP_TRY(hipHostGetDevicePointer((void **)&g->d_result, g->h_result, 0), err, errlen);
     g->h_answer = (unsigned long long *)(g->h_result + 1);
     g->d_answer = (unsigned long long *)(g->d_result + 1);
-    memset(g->h_answer, 0, answer_bytes); /* tag 0: no call's */
     yamr__split_workspace *w = &g->split_workspace;
     const size_t partials =
         max_blocks > YAMR__ROWS_SPLIT_MAX_PARTIALS ? max_blocks : YAMR__ROWS_SPLIT_MAX_PARTIALS;
