@@ -138,8 +138,8 @@ struct yamr__best_acc {
      * Unroll vectors in index order, vector u starting `step` elements after vector u - 1: the
      * best element by value first (yamr__best_of), then one key and one index update; a chunk
      * holding a NaN goes element by element, where the key places it by the NaN policy. Half
-     * types take one vector at a time (32 elements held as floats took the block kernel to
-     * 78-104 registers).
+     * types take one vector at a time (32 elements held as floats cost the block kernel too many
+     * registers: docs/performance.md, "Half types in the batched kernels").
      */
     template <bool Tree = false, int Unroll>
     __device__ inline void chunk(const uint4 (&raw)[Unroll], Index first, Index step)

@@ -14,7 +14,8 @@
  * written and all ones when empty, stored and loaded whole with relaxed atomics. The last block
  * knows every block has stored its partial (each stores before it counts itself in) and loads
  * each slot until it is written, then empties it for the next launch. A release and an acquire
- * around the counter instead cost 0.3-0.4 us a call (docs/performance.md).
+ * around the counter instead cost a round trip (docs/performance.md, "A last block with no
+ * fence").
  */
 #ifndef YAMR_SPLIT_REDUCE_HPP
 #define YAMR_SPLIT_REDUCE_HPP

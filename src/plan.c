@@ -119,8 +119,8 @@ static int one_block_fits(size_t cols, size_t esize, int aligned)
 
 /* Whether a grid-wide call is one for which AUTO prefers the ONE_BLOCK_FIRST row: a max, min,
  * argmax or argmin (one slot) of elements of at most 4 bytes that runs one block. There
- * `atomic` measured 1.5-6% faster than `warp_shuffle` on an H100; for min+max and the 8-byte
- * types it did not (docs/variants.md). */
+ * `atomic` measured faster than `warp_shuffle` on an H100; for min+max and the 8-byte types it
+ * did not (docs/variants.md). */
 static int one_block_call(yamr_call call, yamr_dtype dtype, size_t cols, int aligned)
 {
     const size_t esize = yamr_dtype_size(dtype);

@@ -99,12 +99,12 @@ typedef struct yamr__gpu yamr__gpu;
 /* 16-byte vectors a thread may take at once in a grid-wide call that runs one block (src/plan.c):
  * 16 for the 4-byte types, so that up to 2^14 elements need no second block and no last-block
  * merge; the plan takes it only where YAMR__GRID_VECTORS would need more blocks (a chunk of 16
- * made calls of 2^10-2^13 elements 1-12% slower; docs/performance.md). */
+ * made calls of 2^10-2^13 elements slower: docs/performance.md, "Tuning constants"). */
 #define YAMR__GRID_ONE_BLOCK_VECTORS(esize) ((esize) == 4 ? 16 : YAMR__GRID_VECTORS(esize))
 /* Blocks per multiprocessor the registers of a grid-wide instance with 32-bit indices are bounded
- * for, by element size and slots: 8-byte max/argmax at 4 (63 registers, no spills, where they
- * took 3 blocks' worth); 1 elsewhere, which lets the compiler plan registers for one block (f32
- * argmax 66 instead of 54), measured faster than giving no bound (docs/performance.md). */
+ * for, by element size and slots: 8-byte max/argmax at 4 (no spills, where they took 3 blocks'
+ * worth); 1 elsewhere, which lets the compiler plan registers for one block, measured faster
+ * than giving no bound (docs/performance.md, "Tuning constants"). */
 #define YAMR__GRID_MIN_BLOCKS(esize, slots) ((esize) == 8 && (slots) == 1 ? 4 : 1)
 /* 16-byte vectors a thread takes in a grid-wide call of a few blocks spread over more (src/plan.c):
  * 4 for the 4-byte types, whose accumulator loads 3 to 7 vectors as one padded chunk
