@@ -14,15 +14,16 @@ static void with_index_width(int index_bits, bool one_block, int chunk_vectors, 
     constexpr int esize = sizeof(typename Acc::storage);
     constexpr int unroll = YAMR__GRID_VECTORS(esize);
     constexpr int one_block_unroll = YAMR__GRID_ONE_BLOCK_VECTORS(esize);
-    constexpr int bound = YAMR__GRID_MIN_BLOCKS(esize, Acc::slots);
+    constexpr int bound = YAMR__GRID_MIN_BLOCKS(esize, Acc::slots, true);
+    constexpr int one_block_bound = YAMR__GRID_MIN_BLOCKS(esize, Acc::slots, false);
     typedef typename Acc::template with_index<int> Narrow;
     if (index_bits == 32 && one_block) {
         if constexpr (one_block_unroll != unroll)
             if (chunk_vectors == one_block_unroll)
                 return use(yamr_split_kernel<Narrow, V, W, one_block_unroll, yamr__matrix_layout,
-                                             bound, false>,
+                                             one_block_bound, false>,
                            (Narrow *)NULL);
-        use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, bound, false>,
+        use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, one_block_bound, false>,
             (Narrow *)NULL);
     } else if (index_bits == 32)
         use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, bound>, (Narrow *)NULL);

@@ -102,10 +102,13 @@ typedef struct yamr__gpu yamr__gpu;
  * made calls of 2^10-2^13 elements slower: docs/performance.md, "Tuning constants"). */
 #define YAMR__GRID_ONE_BLOCK_VECTORS(esize) ((esize) == 4 ? 16 : YAMR__GRID_VECTORS(esize))
 /* Blocks per multiprocessor the registers of a grid-wide instance with 32-bit indices are bounded
- * for, by element size and slots: 8-byte max/argmax at 4 (no spills, where they took 3 blocks'
- * worth); 1 elsewhere, which lets the compiler plan registers for one block, measured faster
- * than giving no bound (docs/performance.md, "Tuning constants"). */
-#define YAMR__GRID_MIN_BLOCKS(esize, slots) ((esize) == 8 && (slots) == 1 ? 4 : 1)
+ * for, by element size, slots and whether it is the split instance (the others run one block):
+ * 8-byte max/argmax at 4 (no spills, where they took 3 blocks' worth); the 4-byte max/argmax
+ * split instance at 3, which the float chunk tree's registers would otherwise leave at 2; 1
+ * elsewhere, which lets the compiler plan registers for one block, measured faster than giving
+ * no bound (docs/performance.md, "Tuning constants"). */
+#define YAMR__GRID_MIN_BLOCKS(esize, slots, split)                                             \
+    ((slots) != 1 ? 1 : (esize) == 8 ? 4 : (esize) == 4 && (split) ? 3 : 1)
 /* 16-byte vectors a thread takes in a grid-wide call of a few blocks spread over more (src/plan.c):
  * 4 for the 4-byte types, whose accumulator loads 3 to 7 vectors as one padded chunk
  * (tile_scan.hpp); a whole chunk elsewhere, where fewer would take a round trip each. */
