@@ -328,6 +328,7 @@ static void sweep_usage(FILE *f)
                "                  that no call waits for the host (sweep_gpu.h)\n"
                "  --inputs I      rotated (default): inputs under twice the L2 rotate over copies\n"
                "                  it cannot hold; resident: one copy, which the L2 may hold\n"
+               "                  (GPU; the CPU backend reads one copy of each)\n"
                "  --device D      GPU ordinal D, or cpu (default: GPU 0 when there is one)\n"
                "  --out DIR       writes DIR/sweep.{csv,json} and DIR/sweep-babelstream.csv\n"
                "Columns: GB/s counts the input read once; %% copy is that over the copy ceiling;\n"
@@ -507,10 +508,11 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
         snprintf(r->op, sizeof r->op, "launch");
         snprintf(r->impl, sizeof r->impl, "empty_kernel");
         r->vs_baseline = NAN; /* n, GB/s and % copy stay 0: it reads nothing */
-        fprintf(log, "inputs: %s\n",
-                o->resident ? "resident (one copy of each, which the L2 may hold)"
-                            : "rotated (inputs under twice the L2 rotate over copies)");
     }
+    fprintf(log, "inputs: %s\n",
+            !on_gpu       ? "one copy of each (the CPU backend does not rotate them)"
+            : o->resident ? "resident (one copy of each, which the L2 may hold)"
+                          : "rotated (inputs under twice the L2 rotate over copies)");
     fprintf(log, "\nGB/s: input bytes read per second (median call); %% copy: of the copy "
                  "ceiling; base/us: the\nbaseline's median over the row's (above 1: the row is "
                  "faster); impl read: the read ceiling.\n");
