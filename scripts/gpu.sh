@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The GPU machine's work, in two calls that each fit the device tool's 10-minute limit:
-#   scripts/gpu.sh check          build from this tree, the whole test suite (GPU and long tests
-#                                 included), compute-sanitizer, and the codegen listings (SASS)
+# The GPU machine's work, in three calls that each fit the device tool's 10-minute limit:
+#   scripts/gpu.sh check          build from this tree, the whole test suite (GPU, MPI and long
+#                                 tests included) and the codegen listings (SASS)
+#   scripts/gpu.sh sanitize       compute-sanitizer memcheck, synccheck and racecheck over the GPU
+#                                 semantics tests (sizes up to 17000: every grid-wide path,
+#                                 the split kernel of each dtype included) and the batched tests
 #   scripts/gpu.sh measure [N]    the race lab (N trials, default 10000), the sweep against CUB
 #                                 for every dtype (and one size above 2^31), the batched shapes
 #                                 (inputs rotated, then resident)
@@ -31,12 +34,18 @@ if [ "$mode" = check ]; then
     $build/test/$t gpu > "$out/logs/$t-gpu.log" 2>&1
     echo "$t gpu: $(grep -E 'checks passed|SKIPPED \]|ERROR' "$out/logs/$t-gpu.log" | head -12 | tr '\n' ';')"
   done
-  echo "== compute-sanitizer (GPU semantics, sizes <= 5000)"
-  export YAMR_TEST_MAX_N=5000
+  echo "== codegen listings (PTX, SASS)"
+  PATH="$PATH:/usr/local/cuda/bin" scripts/codegen.sh "$out/logs/codegen" > "$out/logs/codegen.log" 2>&1
+  ls "$out/logs/codegen" | tr '\n' ' '; echo
+  echo "check rc=$rc"
+elif [ "$mode" = sanitize ]; then
+  # 17000 elements reach the split kernel of every dtype (4-byte types split past 2^14)
+  echo "== compute-sanitizer (GPU semantics, sizes <= 17000)"
+  export YAMR_TEST_MAX_N=17000
   for tool in memcheck synccheck; do
     timeout 240 compute-sanitizer --tool $tool --print-limit 20 $build/test/test_semantics gpu \
       > "$out/logs/sanitizer-$tool.log" 2>&1
-    echo "$tool: $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-$tool.log" | tail -1);" \
+    echo "$tool (rc $?, ${SECONDS}s): $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-$tool.log" | tail -1);" \
          "$(grep -cE 'checks passed' "$out/logs/sanitizer-$tool.log") variants passed;" \
          "$(grep -E '^ERROR|FAILED' "$out/logs/sanitizer-$tool.log" | head -3 | tr '\n' ' ')"
   done
@@ -44,9 +53,9 @@ if [ "$mode" = check ]; then
   # "racecheck"): its run uses small sizes, since every reported hazard slows racecheck down.
   for v in atomic warp_shuffle shared_tree racy_its; do
     [ $v = racy_its ] && export YAMR_TEST_MAX_N=160
-    timeout 100 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 3 \
+    timeout 150 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 3 \
       $build/test/test_semantics gpu $v > "$out/logs/racecheck-$v.log" 2>&1
-    echo "racecheck $v: $(grep -E 'RACECHECK SUMMARY' "$out/logs/racecheck-$v.log" | tail -1)" \
+    echo "racecheck $v (rc $?, ${SECONDS}s): $(grep -E 'RACECHECK SUMMARY' "$out/logs/racecheck-$v.log" | tail -1)" \
          "$(grep -E 'checks passed|FAILED' "$out/logs/racecheck-$v.log" | head -2 | tr '\n' ' ')"
   done
   # the two exhibits (not run by the tests): one race-lab block each, 64 threads, 20 trials
@@ -61,16 +70,14 @@ if [ "$mode" = check ]; then
       | sed 's/Thread ([0-9, ]*)/Thread/' | sort | uniq -c | head -4 | sed "s/^/  $v:/"
   done
   unset YAMR_TEST_MAX_N
-  # the batched kernels: memcheck over every case (racecheck of test_rows outlasts the call's
-  # 10 minutes: not run here)
-  timeout 200 compute-sanitizer --tool memcheck --print-limit 20 $build/test/test_rows gpu \
-    > "$out/logs/sanitizer-rows-memcheck.log" 2>&1
-  echo "rows memcheck (rc $?): $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-rows-memcheck.log" | tail -1)" \
-       "$(grep -E 'PASSED|FAILED' "$out/logs/sanitizer-rows-memcheck.log" | head -2 | tr '\n' ' ')"
-  echo "== codegen listings (PTX, SASS)"
-  PATH="$PATH:/usr/local/cuda/bin" scripts/codegen.sh "$out/logs/codegen" > "$out/logs/codegen.log" 2>&1
-  ls "$out/logs/codegen" | tr '\n' ' '; echo
-  echo "check rc=$rc"
+  # the batched kernels: memcheck and synccheck over every case (racecheck of test_rows outlasts
+  # the call's 10 minutes: not run here)
+  for tool in memcheck synccheck; do
+    timeout 150 compute-sanitizer --tool $tool --print-limit 20 $build/test/test_rows gpu \
+      > "$out/logs/sanitizer-rows-$tool.log" 2>&1
+    echo "rows $tool (rc $?, ${SECONDS}s): $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-rows-$tool.log" | tail -1)" \
+         "$(grep -E 'PASSED|FAILED' "$out/logs/sanitizer-rows-$tool.log" | head -2 | tr '\n' ' ')"
+  done
 else
   trials=${2:-10000}
   echo "== race lab ($trials trials)"
