@@ -11,9 +11,7 @@ struct yamr__block_algorithm<YAMR_VARIANT_ATOMIC> {
     template <typename Key, int WarpSize, bool Probe>
     static __device__ Key max_key(Key key, yamr__race_probe *)
     {
-        __shared__ Key shared_best;
-        if (threadIdx.x == 0) shared_best = YAMR_KEY_BOTTOM;
-        __syncthreads();
+        Key &shared_best = yamr__shared_best_reset<Key>();
         atomicMax(&shared_best, key);
         __syncthreads();
         return shared_best;

@@ -47,6 +47,30 @@ __device__ inline void yamr__probe_passes(yamr__race_probe *probe, int warp, uns
     }
 }
 
+/* The block's shared best key for the variants that race on it or take atomics there: set to the
+ * bottom key, and every thread past the barrier that makes it so. */
+template <typename Key>
+__device__ inline Key &yamr__shared_best_reset()
+{
+    __shared__ Key shared_best;
+    if (threadIdx.x == 0) shared_best = YAMR_KEY_BOTTOM;
+    __syncthreads();
+    return shared_best;
+}
+
+/* The seed's racy loop on the block's shared best key: while the value read there is below key,
+ * store key, reading it afresh each pass. Returns the passes (stores) made, counted with Probe. */
+template <bool Probe, typename Key>
+__device__ inline unsigned yamr__racy_loop(volatile Key *best, Key key)
+{
+    unsigned passes = 0;
+    while (*best < key) {
+        *best = key;
+        if (Probe) ++passes;
+    }
+    return passes;
+}
+
 /*
  * The block algorithm of a single-block variant: one specialization per variant, in its own file
  * under block/, with

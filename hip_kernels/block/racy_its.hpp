@@ -22,9 +22,7 @@ struct yamr__block_algorithm<YAMR_VARIANT_RACY_ITS> {
     template <typename Key, int WarpSize, bool Probe>
     static __device__ Key max_key(Key key, yamr__race_probe *probe)
     {
-        __shared__ Key shared_best;
-        if (threadIdx.x == 0) shared_best = YAMR_KEY_BOTTOM;
-        __syncthreads();
+        Key &shared_best = yamr__shared_best_reset<Key>();
         volatile Key *best = &shared_best;
         unsigned passes = 0;
 #if YAMR_HAS_ITS
@@ -43,10 +41,7 @@ struct yamr__block_algorithm<YAMR_VARIANT_RACY_ITS> {
                 yamr__warp_sync(lanes);
             }
 #else
-            while (*best < key) {
-                *best = key;
-                if (Probe) ++passes;
-            }
+            passes += yamr__racy_loop<Probe>(best, key);
 #endif
             __syncthreads(); /* every store of the round has landed */
         } while (__syncthreads_or(*best < key));

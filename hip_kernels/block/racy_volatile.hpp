@@ -14,15 +14,8 @@ struct yamr__block_algorithm<YAMR_VARIANT_RACY_VOLATILE> {
     template <typename Key, int WarpSize, bool Probe>
     static __device__ Key max_key(Key key, yamr__race_probe *probe)
     {
-        __shared__ Key shared_best;
-        if (threadIdx.x == 0) shared_best = YAMR_KEY_BOTTOM;
-        __syncthreads();
-        volatile Key *best = &shared_best;
-        unsigned passes = 0;
-        while (*best < key) {
-            *best = key;
-            if (Probe) ++passes;
-        }
+        Key &shared_best = yamr__shared_best_reset<Key>();
+        const unsigned passes = yamr__racy_loop<Probe>((volatile Key *)&shared_best, key);
         __syncthreads();
         yamr__probe_passes<Probe>(probe, threadIdx.x / WarpSize, passes);
         return shared_best;
