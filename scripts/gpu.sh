@@ -12,8 +12,12 @@
 # cmocka travels in .deps/root (Debian's libcmocka0 + libcmocka-dev unpacked with dpkg -x).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-gpu-out}; mkdir -p "$out/logs"
 mode=${1:-check}
+case "$mode" in
+  check | sanitize | measure) ;;
+  *) echo "gpu.sh: unknown mode '$mode' (check, sanitize or measure)" >&2; exit 2 ;;
+esac
+out=${OUT:-gpu-out}; mkdir -p "$out/logs"
 export LD_LIBRARY_PATH="$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 build=build/gpu
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
@@ -42,10 +46,12 @@ elif [ "$mode" = sanitize ]; then
   # 17000 elements reach the split kernel of every dtype (4-byte types split past 2^14)
   echo "== compute-sanitizer (GPU semantics, sizes <= 17000)"
   export YAMR_TEST_MAX_N=17000
+  rc=0 # 1 when a tool reports an error, or a hazard in a variant that must have none
   for tool in memcheck synccheck; do
     timeout 240 compute-sanitizer --tool $tool --print-limit 20 $build/test/test_semantics gpu \
-      > "$out/logs/sanitizer-$tool.log" 2>&1
-    echo "$tool (rc $?, ${SECONDS}s): $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-$tool.log" | tail -1);" \
+      > "$out/logs/sanitizer-$tool.log" 2>&1 || rc=1
+    grep -q 'ERROR SUMMARY: 0 errors' "$out/logs/sanitizer-$tool.log" || rc=1
+    echo "$tool (${SECONDS}s): $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-$tool.log" | tail -1);" \
          "$(grep -cE 'checks passed' "$out/logs/sanitizer-$tool.log") variants passed;" \
          "$(grep -E '^ERROR|FAILED' "$out/logs/sanitizer-$tool.log" | head -3 | tr '\n' ' ')"
   done
@@ -54,8 +60,9 @@ elif [ "$mode" = sanitize ]; then
   for v in atomic warp_shuffle shared_tree racy_its; do
     [ $v = racy_its ] && export YAMR_TEST_MAX_N=160
     timeout 150 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 3 \
-      $build/test/test_semantics gpu $v > "$out/logs/racecheck-$v.log" 2>&1
-    echo "racecheck $v (rc $?, ${SECONDS}s): $(grep -E 'RACECHECK SUMMARY' "$out/logs/racecheck-$v.log" | tail -1)" \
+      $build/test/test_semantics gpu $v > "$out/logs/racecheck-$v.log" 2>&1 || rc=1
+    [ $v = racy_its ] || grep -q 'RACECHECK SUMMARY: 0 hazards' "$out/logs/racecheck-$v.log" || rc=1
+    echo "racecheck $v (${SECONDS}s): $(grep -E 'RACECHECK SUMMARY' "$out/logs/racecheck-$v.log" | tail -1)" \
          "$(grep -E 'checks passed|FAILED' "$out/logs/racecheck-$v.log" | head -2 | tr '\n' ' ')"
   done
   # the two exhibits (not run by the tests): one race-lab block each, 64 threads, 20 trials
@@ -74,10 +81,12 @@ elif [ "$mode" = sanitize ]; then
   # the call's 10 minutes: not run here)
   for tool in memcheck synccheck; do
     timeout 150 compute-sanitizer --tool $tool --print-limit 20 $build/test/test_rows gpu \
-      > "$out/logs/sanitizer-rows-$tool.log" 2>&1
-    echo "rows $tool (rc $?, ${SECONDS}s): $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-rows-$tool.log" | tail -1)" \
+      > "$out/logs/sanitizer-rows-$tool.log" 2>&1 || rc=1
+    grep -q 'ERROR SUMMARY: 0 errors' "$out/logs/sanitizer-rows-$tool.log" || rc=1
+    echo "rows $tool (${SECONDS}s): $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-rows-$tool.log" | tail -1)" \
          "$(grep -E 'PASSED|FAILED' "$out/logs/sanitizer-rows-$tool.log" | head -2 | tr '\n' ' ')"
   done
+  echo "sanitize rc=$rc"
 else
   trials=${2:-10000}
   echo "== race lab ($trials trials)"
@@ -101,3 +110,4 @@ else
   grep -E "^(f32|f64|f16|bf16|i32|u32|i64) " "$out/logs/sweep-all.log" | grep -E " (1024|1048576|16777216|268435456) "
 fi
 tar -C "$out" -czf "$out/$mode.tgz" logs $( [ -d "$out/report" ] && echo report ) && rm -rf "$out/logs" "$out/report"
+exit "${rc:-0}" # check: ctest; sanitize: the tools; measure: 0 (its logs say)
