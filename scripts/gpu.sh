@@ -43,34 +43,36 @@ if [ "$mode" = check ]; then
   ls "$out/logs/codegen" | tr '\n' ' '; echo
   echo "check rc=$rc"
 elif [ "$mode" = sanitize ]; then
+  rc=0 # 1 when a run fails or times out, or its log lacks what a clean run says
+  # sanitized NAME SECONDS CLEAN ARG...: compute-sanitizer ARG... under a timeout, its output in
+  # logs/NAME.log, which must match CLEAN ('-': anything goes, for the variants that race)
+  sanitized() {
+    local name=$1 seconds=$2 clean=$3 log="$out/logs/$1.log"
+    shift 3
+    timeout "$seconds" compute-sanitizer --print-limit 20 "$@" > "$log" 2>&1 || rc=1
+    [ "$clean" = - ] || grep -qE "$clean" "$log" || rc=1
+    echo "$name (${SECONDS}s): $(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -1);" \
+         "$(grep -E '^\[  (PASSED|FAILED)  \]' "$log" | tr '\n' ' ')"
+  }
+  no_errors='ERROR SUMMARY: 0 errors' no_hazards='RACECHECK SUMMARY: 0 hazards'
   # 17000 elements reach the split kernel of every dtype (4-byte types split past 2^14)
   echo "== compute-sanitizer (GPU semantics, sizes <= 17000)"
   export YAMR_TEST_MAX_N=17000
-  rc=0 # 1 when a tool reports an error, or a hazard in a variant that must have none
   for tool in memcheck synccheck; do
-    timeout 240 compute-sanitizer --tool $tool --print-limit 20 $build/test/test_semantics gpu \
-      > "$out/logs/sanitizer-$tool.log" 2>&1 || rc=1
-    grep -q 'ERROR SUMMARY: 0 errors' "$out/logs/sanitizer-$tool.log" || rc=1
-    echo "$tool (${SECONDS}s): $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-$tool.log" | tail -1);" \
-         "$(grep -cE 'checks passed' "$out/logs/sanitizer-$tool.log") variants passed;" \
-         "$(grep -E '^ERROR|FAILED' "$out/logs/sanitizer-$tool.log" | head -3 | tr '\n' ' ')"
+    sanitized sanitizer-$tool 240 "$no_errors" --tool $tool $build/test/test_semantics gpu
   done
   # racecheck: the safe variants must show no hazard. racy_its races on purpose (docs/variants.md,
   # "racecheck"): its run uses small sizes, since every reported hazard slows racecheck down.
-  for v in atomic warp_shuffle shared_tree racy_its; do
-    [ $v = racy_its ] && export YAMR_TEST_MAX_N=160
-    timeout 150 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 3 \
-      $build/test/test_semantics gpu $v > "$out/logs/racecheck-$v.log" 2>&1 || rc=1
-    [ $v = racy_its ] || grep -q 'RACECHECK SUMMARY: 0 hazards' "$out/logs/racecheck-$v.log" || rc=1
-    echo "racecheck $v (${SECONDS}s): $(grep -E 'RACECHECK SUMMARY' "$out/logs/racecheck-$v.log" | tail -1)" \
-         "$(grep -E 'checks passed|FAILED' "$out/logs/racecheck-$v.log" | head -2 | tr '\n' ' ')"
+  for v in atomic warp_shuffle shared_tree; do
+    sanitized racecheck-$v 150 "$no_hazards" --tool racecheck --racecheck-report hazard \
+      $build/test/test_semantics gpu $v
   done
+  YAMR_TEST_MAX_N=160 sanitized racecheck-racy_its 150 - --tool racecheck \
+    --racecheck-report hazard $build/test/test_semantics gpu racy_its
   # the two exhibits (not run by the tests): one race-lab block each, 64 threads, 20 trials
   for v in racy racy_volatile; do
-    timeout 100 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 3 \
-      $build/bench/yamr-bench race --variants $v --threads 64 --trials 20 --no-sim \
-      > "$out/logs/racecheck-$v.log" 2>&1
-    echo "racecheck $v: $(grep -E 'RACECHECK SUMMARY' "$out/logs/racecheck-$v.log" | tail -1)"
+    sanitized racecheck-$v 100 - --tool racecheck --racecheck-report hazard \
+      $build/bench/yamr-bench race --variants $v --threads 64 --trials 20 --no-sim
   done
   for v in racy_its racy racy_volatile; do # where the hazards are: the shared value's accesses
     grep -oE '(Read|Write) Thread \([0-9, ]+\) at .*' "$out/logs/racecheck-$v.log" \
@@ -80,11 +82,7 @@ elif [ "$mode" = sanitize ]; then
   # the batched kernels: memcheck and synccheck over every case (racecheck of test_rows outlasts
   # the call's 10 minutes: not run here)
   for tool in memcheck synccheck; do
-    timeout 150 compute-sanitizer --tool $tool --print-limit 20 $build/test/test_rows gpu \
-      > "$out/logs/sanitizer-rows-$tool.log" 2>&1 || rc=1
-    grep -q 'ERROR SUMMARY: 0 errors' "$out/logs/sanitizer-rows-$tool.log" || rc=1
-    echo "rows $tool (${SECONDS}s): $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer-rows-$tool.log" | tail -1)" \
-         "$(grep -E 'PASSED|FAILED' "$out/logs/sanitizer-rows-$tool.log" | head -2 | tr '\n' ' ')"
+    sanitized sanitizer-rows-$tool 150 "$no_errors" --tool $tool $build/test/test_rows gpu
   done
   echo "sanitize rc=$rc"
 else
