@@ -11,6 +11,11 @@
 //   m5  m1 with one packed slot a partial;  m6, m7  m5 merged by the first warp alone
 //   m8  m2 with block 0 waiting;  m9  m1 with every block loading the slots during its arrival
 //   m11 the arrival at the kernel's start; the elected block waits on the slots after its scan
+//   m12 m1 where a block that may be last loads the slots beside its arrival: each thread reads
+//       the counter before the block merge and, if at least parts - K blocks had arrived, loads
+//       its share of the slots after the merge, beside thread 0's arrival (m12kK; K = parts: all;
+//       K = -1: no read of the counter, no early loads). MODES12=1 runs m0, m1, m9 and m12 at
+//       several K; DIAG=1 adds, per K, what 200 last blocks found in the slots they loaded early.
 // Times: median of 400 event pairs, each call queued behind a held stream (as yamr-bench sweep
 // --timing queued). ROTATE=1 rotates the input over 256 MiB (from HBM), else one input (in L2).
 // Note: ptxas interleaves this scan's loads with its compares, so it measures the tails, not
@@ -83,7 +88,7 @@ __device__ inline unsigned long long warp_max64_redux(unsigned long long p) {
   const unsigned lo = __reduce_max_sync(~0u, (unsigned)(p >> 32) == hi ? (unsigned)p : 0u);
   return ((unsigned long long)hi << 32) | lo;
 }
-struct Ws { unsigned long long *slots; unsigned *count; unsigned long long *packed; unsigned long long *res; unsigned long long *parts_out; };
+struct Ws { unsigned long long *slots; unsigned *count; unsigned long long *packed; unsigned long long *res; unsigned long long *parts_out; unsigned *diag; };
 __device__ inline unsigned long long pack_vi(const Acc &a) { return ((unsigned long long)__float_as_uint(a.v) << 32) | (unsigned)a.i; }
 // A partial as two 64-bit slots (the value's bits, the index), each word's high half `tag`.
 __device__ inline void publish(const Ws &ws, int parts, int part, const Acc &a, unsigned long long tag) {
@@ -109,13 +114,15 @@ __device__ inline void answer(Acc a, int parts, const Ws &ws) {
 
 // MODE: the protocols of the header.
 template <int U, int MODE>
-__global__ void __launch_bounds__(TH) k(const float4 *vec, int nvec, Ws ws, unsigned tag) {
+__global__ void __launch_bounds__(TH) k(const float4 *vec, int nvec, Ws ws, unsigned tag, int spec_k) {
   const int parts = gridDim.x, part = blockIdx.x;
   __shared__ bool elected;
   unsigned ticket = 0;
   if (MODE == 11 && threadIdx.x == 0) ticket = add_relaxed(ws.count);
   Acc a = scan<U>(vec, nvec, part * TH + threadIdx.x, parts * TH);
   if (MODE == 11 && threadIdx.x == 0) elected = ticket == (unsigned)parts - 1;
+  unsigned peek = 0;
+  if (MODE == 12 && spec_k >= 0) asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(peek) : "l"(ws.count) : "memory");
   block_merge(a);
   if (MODE == 0) { if (threadIdx.x == 0) ws.parts_out[part] = pack_vi(a); return; }
   if (parts == 1) { if (threadIdx.x == 0) *ws.res = pack_vi(a); return; }
@@ -140,6 +147,39 @@ __global__ void __launch_bounds__(TH) k(const float4 *vec, int nvec, Ws ws, unsi
     }
     for (int b = threadIdx.x + TH; b < parts; b += TH)
       if (b != part) better(a, take(ws, parts, b));
+    answer(a, parts, ws);
+    return;
+  }
+  if (MODE == 12) {
+    __shared__ bool last;
+    const int b0 = threadIdx.x;
+    unsigned long long s0 = ~0ull, s1 = ~0ull;
+    if (threadIdx.x == 0) {
+      publish(ws, parts, part, a, 0);
+      last = add_relaxed(ws.count) == (unsigned)parts - 1;
+    }
+    const bool spec = spec_k >= 0 && peek + (unsigned)spec_k >= (unsigned)parts;
+    if (spec && b0 < parts) { s0 = ld_relaxed(ws.slots + b0); s1 = ld_relaxed(ws.slots + parts + b0); }
+    __syncthreads();
+    if (!last) return;
+    a = Acc{-INFINITY, INT_MAX};
+    if (b0 < parts) {
+      if (ws.diag) {
+        if (spec) atomicAdd(ws.diag + 1, 1u);
+        if (b0 == 0) atomicAdd(ws.diag, 1u);
+      }
+      if (!spec) { s0 = ld_relaxed(ws.slots + b0); s1 = ld_relaxed(ws.slots + parts + b0); }
+      const bool polls = ws.diag && ((s0 >> 32) != 0 || (s1 >> 32) != 0);
+      unsigned long long t0 = 0, t1;
+      if (polls) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0) :: "memory");
+      better(a, settle(ws, parts, b0, s0, s1, 0));
+      if (polls) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1) :: "memory");
+        atomicAdd(ws.diag + 2, 1u); atomicMax(ws.diag + 3, (unsigned)(t1 - t0)); atomicAdd(ws.diag + 4, (unsigned)(t1 - t0));
+      }
+      st_relaxed(ws.slots + b0, ~0ull); st_relaxed(ws.slots + parts + b0, ~0ull);
+    }
+    for (int b = threadIdx.x + TH; b < parts; b += TH) better(a, take(ws, parts, b));
     answer(a, parts, ws);
     return;
   }
@@ -268,7 +308,7 @@ int main() {
   float *d = pool; CK(cudaMemcpy(d, h.data(), (size_t)maxn * 4, cudaMemcpyHostToDevice));
   Ws ws; CK(cudaMalloc(&ws.slots, 4096 * 8)); CK(cudaMemset(ws.slots, 0xff, 4096 * 8));
   CK(cudaMalloc(&ws.count, 4)); CK(cudaMemset(ws.count, 0, 4)); CK(cudaMalloc(&ws.packed, 8)); CK(cudaMemset(ws.packed, 0, 8));
-  CK(cudaMalloc(&ws.res, 8)); CK(cudaMalloc(&ws.parts_out, 4096 * 8)); unsigned *sink; CK(cudaMalloc(&sink, 4));
+  CK(cudaMalloc(&ws.res, 8)); ws.diag = nullptr; CK(cudaMalloc(&ws.diag, 32)); CK(cudaMalloc(&ws.parts_out, 4096 * 8)); unsigned *sink; CK(cudaMalloc(&sink, 4));
   unsigned long long *tagslots; CK(cudaMalloc(&tagslots, 4096 * 8)); CK(cudaMemset(tagslots, 0, 4096 * 8));
   unsigned long long *zslots; CK(cudaMalloc(&zslots, 4096 * 8)); CK(cudaMemset(zslots, 0, 4096 * 8));
   unsigned tag = 0; int bad = 0;
@@ -285,13 +325,13 @@ int main() {
     for (int r = 0; r < rot; ++r) CK(cudaMemcpy((char *)pool + r * stride, h.data(), stride, cudaMemcpyHostToDevice));
     int ri = 0; const float4 *v = (const float4 *)d;
     printf("2^%d grid %4d x %d vec: read %.2f", c.lg, c.grid, c.u, med_us([&] { readk<<<(nvec + 1023) / 1024, 256>>>((const uint4 *)((char *)pool + (size_t)(ri++ % rot) * stride), nvec, sink); }));
-    auto run = [&](int mode) {
-      Ws w = ws; if (mode == 2 || mode == 8) w.slots = tagslots; if (mode >= 5) w.slots = zslots;
+    auto run = [&](int mode, int spec_k = 0) {
+      Ws w = ws; w.diag = nullptr; if (mode == 2 || mode == 8) w.slots = tagslots; if (mode >= 5 && mode <= 7) w.slots = zslots;
       auto launch = [&] {
         ++tag; v = (const float4 *)((char *)pool + (size_t)(ri++ % rot) * stride);
-#define L(U) switch (mode) { case 0: k<U,0><<<c.grid, TH>>>(v, nvec, w, tag); break; case 1: k<U,1><<<c.grid, TH>>>(v, nvec, w, tag); break; \
-        case 2: k<U,2><<<c.grid, TH>>>(v, nvec, w, tag); break; case 3: k<U,3><<<c.grid, TH>>>(v, nvec, w, tag); break; case 4: k<U,4><<<c.grid, TH>>>(v, nvec, w, tag); break; \
-        case 5: k<U,5><<<c.grid, TH>>>(v, nvec, w, tag); break; case 6: k<U,6><<<c.grid, TH>>>(v, nvec, w, tag); break; case 7: k<U,7><<<c.grid, TH>>>(v, nvec, w, tag); break; case 9: k<U,9><<<c.grid, TH>>>(v, nvec, w, tag); break; case 11: k<U,11><<<c.grid, TH>>>(v, nvec, w, tag); break; default: k<U,8><<<c.grid, TH>>>(v, nvec, w, tag); }
+#define L(U) switch (mode) { case 0: k<U,0><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); break; case 1: k<U,1><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); break; \
+        case 2: k<U,2><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); break; case 3: k<U,3><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); break; case 4: k<U,4><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); break; \
+        case 5: k<U,5><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); break; case 6: k<U,6><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); break; case 7: k<U,7><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); break; case 9: k<U,9><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); break; case 11: k<U,11><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); break; case 12: k<U,12><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); break; default: k<U,8><<<c.grid, TH>>>(v, nvec, w, tag, spec_k); }
         if (c.u == 2) { L(2) } else if (c.u == 4) { L(4) } else if (c.u == 8) { L(8) } else if (c.u == 16) { L(16) } else { L(32) }
       };
       const float us = med_us(launch);
@@ -299,9 +339,23 @@ int main() {
         CK(cudaMemset(ws.res, 0xff, 8)); launch(); unsigned long long r; CK(cudaMemcpy(&r, ws.res, 8, cudaMemcpyDeviceToHost));
         if ((int)(unsigned)r != best) { ++bad; printf(" [mode %d WRONG %d != %d]", mode, (int)(unsigned)r, best); }
       }
-      printf("  m%d %.2f", mode, us);
+      if (mode == 12) printf("  m12k%d %.2f", spec_k, us); else printf("  m%d %.2f", mode, us);
+      if (mode == 12 && getenv("DIAG")) {
+        CK(cudaMemset(ws.diag, 0, 20)); w.diag = ws.diag;
+        for (int r = 0; r < 200; ++r) launch();
+        unsigned dg[5]; CK(cudaMemcpy(dg, ws.diag, 20, cudaMemcpyDeviceToHost)); w.diag = nullptr;
+        printf(" [%u last blocks: %u slots loaded beside the arrival; %u slots not yet written when first loaded, waited on for %.0f ns on average, %u at most]",
+               dg[0], dg[1], dg[2], dg[2] ? (double)dg[4] / dg[2] : 0.0, dg[3]);
+      }
     };
-    for (int m : {0, 1, 3, 4, 5, 2, 11, 9}) run(m);
+    if (getenv("MODES12")) {
+      for (int m : {0, 1, 9}) run(m);
+      for (int kk : {-1, 0, 4, 16, c.grid / 8, c.grid / 4}) run(12, kk);
+      run(12, c.grid);
+      run(1);
+    } else {
+      for (int m : {0, 1, 3, 4, 5, 2, 11, 9}) run(m);
+    }
     printf("\n"); fflush(stdout);
   }
   printf("%s\n", bad ? "SOME WRONG" : "all right");
