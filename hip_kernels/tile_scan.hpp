@@ -45,13 +45,14 @@ __device__ inline void yamr__rows_scan(const Storage *__restrict__ p, long long 
         /* Three vectors or more left: one chunk, the vectors past the last standing in as
          * copies of the first (a copy comes after its original, so it never beats it): a lane's
          * last few vectors are one round trip, not one each. Fewer go one by one (a chunk of
-         * mostly copies measured slower than two round trips: docs/performance.md). */
+         * mostly copies measured slower than two round trips: docs/performance.md). A copy is
+         * loaded from the first's address: every load is issued, none predicated (predicated
+         * loads measured slower: docs/performance.md, "Copies loaded, not predicated"). */
         for (; v + (Offset)2 * lanes < vectors; v += (Offset)Unroll * lanes) {
             uint4 raw[Unroll];
-            raw[0] = vec[v];
 #pragma unroll
-            for (int u = 1; u < Unroll; ++u)
-                raw[u] = v + u * lanes < vectors ? vec[v + u * lanes] : raw[0];
+            for (int u = 0; u < Unroll; ++u)
+                raw[u] = vec[v + u * lanes < vectors ? v + u * lanes : v];
             acc.template chunk<Tree>(raw, first + head + v * per_vec, (Offset)lanes * per_vec);
         }
     } else {

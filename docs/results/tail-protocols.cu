@@ -18,8 +18,11 @@
 //       several K; DIAG=1 adds, per K, what 200 last blocks found in the slots they loaded early.
 // Times: median of 400 event pairs, each call queued behind a held stream (as yamr-bench sweep
 // --timing queued). ROTATE=1 rotates the input over 256 MiB (from HBM), else one input (in L2).
-// Note: ptxas interleaves this scan's loads with its compares, so it measures the tails, not
-// the scan (yamr's scan keeps a chunk's 8 loads in flight).
+// Built with -DWITH_YAMR (and yamr's include folders, -lyamr), each line also times the library's
+// own call, yamr_reduce_async argmax of the same inputs, the same way ("yamr").
+// Note: this scan is not yamr's (ptxas interleaves its loads with its compares); it measures the
+// tails. At 6cf59c1 yamr's own scan measured 0.3-0.6 us slower (docs/performance.md, "Copies
+// loaded, not predicated").
 //   nvcc -O3 -arch=sm_90 -std=c++17 -o tail-protocols tail-protocols.cu
 //   ./tail-protocols; ROTATE=1 ./tail-protocols
 #include <cstdio>
@@ -29,6 +32,9 @@
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
+#ifdef WITH_YAMR
+#include "yamr.h"
+#endif
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e_)); exit(1);} } while (0)
 #define TH 256
 struct Acc { float v; int i; };
@@ -348,6 +354,23 @@ int main() {
                dg[0], dg[1], dg[2], dg[2] ? (double)dg[4] / dg[2] : 0.0, dg[3]);
       }
     };
+#ifdef WITH_YAMR
+    auto time_yamr = [&] {
+      static yamr_context *ctx;
+      if (!ctx && yamr_create(&ctx, 0) != YAMR_SUCCESS) { printf("yamr_create failed\n"); exit(1); }
+      static float *dval; static int64_t *didx;
+      if (!dval) { CK(cudaMalloc(&dval, 4)); CK(cudaMalloc(&didx, 8)); }
+      auto call = [&] {
+        v = (const float4 *)((char *)pool + (size_t)(ri++ % rot) * stride);
+        if (yamr_reduce_async(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, v, n, dval, didx) != YAMR_SUCCESS) { printf("yamr: %s\n", yamr_last_error(ctx)); exit(1); }
+      };
+      const float us = med_us(call);
+      int64_t got = -1; CK(cudaMemcpy(&got, didx, 8, cudaMemcpyDeviceToHost));
+      if (got != best) { ++bad; printf(" [yamr WRONG %lld != %d]", (long long)got, best); }
+      printf("  yamr %.2f", us);
+    };
+    time_yamr();
+#endif
     if (getenv("MODES12")) {
       for (int m : {0, 1, 9}) run(m);
       for (int kk : {-1, 0, 4, 16, c.grid / 8, c.grid / 4}) run(12, kk);
@@ -356,6 +379,9 @@ int main() {
     } else {
       for (int m : {0, 1, 3, 4, 5, 2, 11, 9}) run(m);
     }
+#ifdef WITH_YAMR
+    time_yamr();
+#endif
     printf("\n"); fflush(stdout);
   }
   printf("%s\n", bad ? "SOME WRONG" : "all right");
