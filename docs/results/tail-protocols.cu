@@ -106,11 +106,16 @@ __device__ inline Acc settle(const Ws &ws, int parts, int b, unsigned long long 
   while ((s1 >> 32) != tag) s1 = ld_relaxed(ws.slots + parts + b);
   return Acc{__uint_as_float((unsigned)s0), (int)(unsigned)s1};
 }
-// Block b's partial once written (high halves 0), its slots left empty (all ones).
-__device__ inline Acc take(const Ws &ws, int parts, int b) {
-  const Acc t = settle(ws, parts, b, ld_relaxed(ws.slots + b), ld_relaxed(ws.slots + parts + b), 0);
+// Block b's partial, its slots already loaded as s0, s1, once written (high halves 0); its slots
+// are left empty (all ones).
+__device__ inline Acc take_loaded(const Ws &ws, int parts, int b, unsigned long long s0, unsigned long long s1) {
+  const Acc t = settle(ws, parts, b, s0, s1, 0);
   st_relaxed(ws.slots + b, ~0ull); st_relaxed(ws.slots + parts + b, ~0ull);
   return t;
+}
+// The same, its slots loaded here.
+__device__ inline Acc take(const Ws &ws, int parts, int b) {
+  return take_loaded(ws, parts, b, ld_relaxed(ws.slots + b), ld_relaxed(ws.slots + parts + b));
 }
 // The last block: its threads' partials merged, the answer stored, the counter reset.
 __device__ inline void answer(Acc a, int parts, const Ws &ws) {
@@ -148,8 +153,7 @@ __global__ void __launch_bounds__(TH) k(const float4 *vec, int nvec, Ws ws, unsi
     if (threadIdx.x == 0) { st_relaxed(ws.slots + part, ~0ull); st_relaxed(ws.slots + parts + part, ~0ull); }
     else a = Acc{-INFINITY, INT_MAX};
     if (mine) {
-      better(a, settle(ws, parts, b0, s0, s1, 0));
-      st_relaxed(ws.slots + b0, ~0ull); st_relaxed(ws.slots + parts + b0, ~0ull);
+      better(a, take_loaded(ws, parts, b0, s0, s1));
     }
     for (int b = threadIdx.x + TH; b < parts; b += TH)
       if (b != part) better(a, take(ws, parts, b));
@@ -178,12 +182,11 @@ __global__ void __launch_bounds__(TH) k(const float4 *vec, int nvec, Ws ws, unsi
       const bool polls = ws.diag && ((s0 >> 32) != 0 || (s1 >> 32) != 0);
       unsigned long long t0 = 0, t1;
       if (polls) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0) :: "memory");
-      better(a, settle(ws, parts, b0, s0, s1, 0));
+      better(a, take_loaded(ws, parts, b0, s0, s1));
       if (polls) {
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1) :: "memory");
         atomicAdd(ws.diag + 2, 1u); atomicMax(ws.diag + 3, (unsigned)(t1 - t0)); atomicAdd(ws.diag + 4, (unsigned)(t1 - t0));
       }
-      st_relaxed(ws.slots + b0, ~0ull); st_relaxed(ws.slots + parts + b0, ~0ull);
     }
     for (int b = threadIdx.x + TH; b < parts; b += TH) better(a, take(ws, parts, b));
     answer(a, parts, ws);
