@@ -98,15 +98,6 @@ int open_results(const char *prefix, FILE **csv, FILE **json)
     return 1;
 }
 
-int bench_parse_timing(const char *word, int *queued)
-{
-    if (!strcmp(word, "isolated") || !strcmp(word, "queued")) {
-        *queued = !strcmp(word, "queued");
-        return 0;
-    }
-    return 1;
-}
-
 const char *bench_timing_name(int on_gpu, int queued)
 {
     return !on_gpu ? "host_clock" : queued ? "queued" : "isolated";

@@ -54,8 +54,6 @@ int open_results(const char *prefix, FILE **csv, FILE **json);
 int bench_open(const char *command, int device, FILE *out, int device_report, yamr_context **ctx,
                identity *id, int *on_gpu);
 
-/* --timing isolated|queued (sweep_time's queued 0 or 1): 0, or 1 for another word. */
-int bench_parse_timing(const char *word, int *queued);
 /* The timing column of the results: --timing's word on a GPU, host_clock on the CPU backend. */
 const char *bench_timing_name(int on_gpu, int queued);
 

@@ -158,6 +158,28 @@ int cli_name_list(const char *command, const char *option, const char *text,
     return each_item(command, option, text, max, count, name_item, &a);
 }
 
+int cli_timing_option(const char *command, int opt, const char *text, cli_timing *t)
+{
+    static const char *const timing_names[] = {"isolated", "queued"};
+    static const char *const input_names[] = {"rotated", "resident"};
+    long long n;
+    switch (opt) {
+    case CLI_OPT_REPS:
+        if (cli_int(command, "--reps", text, 1, 100000, &n)) return CLI_USAGE;
+        t->reps = (int)n;
+        return 0;
+    case CLI_OPT_WARMUP:
+        if (cli_int(command, "--warmup", text, 0, 100000, &n)) return CLI_USAGE;
+        t->warmup = (int)n;
+        return 0;
+    case CLI_OPT_TIMING:
+        return cli_name(command, "--timing", text, timing_names, 2, &t->queued) ? CLI_USAGE : 0;
+    case CLI_OPT_INPUTS:
+        return cli_name(command, "--inputs", text, input_names, 2, &t->resident) ? CLI_USAGE : 0;
+    default: return CLI_USAGE;
+    }
+}
+
 int cli_device(const char *command, const char *text, int *device)
 {
     long long d;

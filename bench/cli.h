@@ -24,14 +24,49 @@
 /* --device left out: GPU 0 when it opens, else the CPU backend. */
 #define CLI_DEVICE_ANY (-2)
 
-/* The value getopt_long returns for the options every subcommand shares (--help is also -h). */
-enum { CLI_OPT_HELP = 'h', CLI_OPT_OUT = 1000, CLI_OPT_DEVICE, CLI_OPT_FIRST_OWN };
+/* The value getopt_long returns for the options every subcommand shares (--help is also -h), then
+ * for the timing options of the subcommands that time calls (below). */
+enum {
+    CLI_OPT_HELP = 'h',
+    CLI_OPT_OUT = 1000,
+    CLI_OPT_DEVICE,
+    CLI_OPT_REPS,
+    CLI_OPT_WARMUP,
+    CLI_OPT_TIMING,
+    CLI_OPT_INPUTS,
+    CLI_OPT_FIRST_OWN
+};
 
 /* The shared options' rows of a subcommand's getopt_long table. */
 #define CLI_OPTION_HELP {"help", no_argument, NULL, CLI_OPT_HELP}
 #define CLI_OPTION_OUT {"out", required_argument, NULL, CLI_OPT_OUT}
 #define CLI_OPTION_DEVICE {"device", required_argument, NULL, CLI_OPT_DEVICE}
 #define CLI_OPTION_END {NULL, 0, NULL, 0}
+
+/*
+ * The timing options of sweep and rows: --reps N (timed calls, 1..100000), --warmup N (untimed
+ * calls first, 0..100000), --timing isolated|queued (sweep_time's queued 0 or 1) and --inputs
+ * rotated|resident. The subcommand sets the defaults before the parse and documents --reps and
+ * --warmup (their defaults differ); CLI_USAGE_TIMING is the usage of the other two.
+ */
+typedef struct {
+    int reps, warmup, queued, resident;
+} cli_timing;
+#define CLI_OPTIONS_TIMING                                                                       \
+    {"reps", required_argument, NULL, CLI_OPT_REPS},                                             \
+        {"warmup", required_argument, NULL, CLI_OPT_WARMUP},                                     \
+        {"timing", required_argument, NULL, CLI_OPT_TIMING},                                     \
+        {"inputs", required_argument, NULL, CLI_OPT_INPUTS}
+#define CLI_USAGE_TIMING                                                                         \
+    "  --timing T      isolated (default): an event pair around each call as it is launched;\n" \
+    "                  queued: the stream is held while the calls are launched, so that no\n"   \
+    "                  call waits for the host (sweep_gpu.h)\n"                                  \
+    "  --inputs I      rotated (default): inputs under twice the L2 rotate over copies it\n"    \
+    "                  cannot hold; resident: one copy, which the L2 may hold (GPU; the CPU\n"  \
+    "                  backend reads one copy)\n"
+/* Takes option `opt` (cli_next's value) with its value `text` into *t: 0, or CLI_USAGE when it is
+ * refused (said as cli_int and cli_name do) or is not a timing option. */
+int cli_timing_option(const char *command, int opt, const char *text, cli_timing *t);
 
 /*
  * The next option of `argv` (argv[0] is the subcommand's name), as getopt_long gives it, or -1

@@ -83,7 +83,7 @@ typedef struct {
     const int64_t *cub_begin, *cub_end; /* device, `rows` offsets each */
     void *cub_temp, *cub_out;
     size_t cub_temp_bytes;
-    int queued; /* sweep_time's mode */
+    cli_timing timing; /* --reps, --warmup, --timing (sweep_time's queued), --inputs */
 } call_arg;
 
 static int one_call(void *p, int rep)
@@ -115,21 +115,23 @@ static int one_call(void *p, int rep)
     return s != YAMR_SUCCESS;
 }
 
-static int time_calls(call_arg *a, int on_gpu, int warmup, int reps, double *median, double *min,
-                      char *err, size_t errlen)
+static int time_calls(call_arg *a, int on_gpu, double *median, double *min, char *err,
+                      size_t errlen)
 {
     sweep_times t;
-    const int failed = on_gpu ? sweep_time(one_call, a, warmup, reps, a->queued, &t, err, errlen)
-                              : bench_time_host(one_call, a, warmup, reps, &t, err, errlen);
+    const cli_timing *c = &a->timing;
+    const int failed = on_gpu
+                           ? sweep_time(one_call, a, c->warmup, c->reps, c->queued, &t, err, errlen)
+                           : bench_time_host(one_call, a, c->warmup, c->reps, &t, err, errlen);
     *median = t.median_us;
     *min = t.min_us;
     return failed;
 }
 
 /* Times what `run` names into row `r`, a copy of `like` under impl:shape; GB/s of `bytes`. */
-static int time_row(call_arg *a, int run, int on_gpu, int warmup, int reps, const result_row *like,
-                    const char *impl, const char *shape, size_t bytes, double copy_gbps,
-                    result_row *r, char *err, size_t errlen)
+static int time_row(call_arg *a, int run, int on_gpu, const result_row *like, const char *impl,
+                    const char *shape, size_t bytes, double copy_gbps, result_row *r, char *err,
+                    size_t errlen)
 {
     *r = *like;
     snprintf(r->impl, sizeof r->impl, "%s", impl);
@@ -137,7 +139,7 @@ static int time_row(call_arg *a, int run, int on_gpu, int warmup, int reps, cons
     r->cub_over_yamr = NAN;
     r->copies = a->rotations;
     a->run = run;
-    const int failed = time_calls(a, on_gpu, warmup, reps, &r->median_us, &r->min_us, err, errlen);
+    const int failed = time_calls(a, on_gpu, &r->median_us, &r->min_us, err, errlen);
     a->run = RUN_YAMR;
     r->gbps = (double)bytes / r->median_us / 1e3;
     r->pct_copy = 100.0 * r->gbps / copy_gbps;
@@ -393,45 +395,36 @@ static void usage(void)
            "their issue, next to CUB's DeviceSegmentedReduce (NVIDIA builds), a copy, the launch\n"
            "floor (an empty kernel timed the same way; impl empty_kernel) and, per case on a GPU,\n"
            "the read ceiling (a plain read of the same input; impl read).\n"
-           "  --quick        divides the row and segment counts by 16\n"
-           "  --dtype T      runs the row and segment cases in T (f32, f64, f16, bf16, i32, u32,\n"
-           "                 i64), named NAME_T in the results; softmax statistics and CUB run in\n"
-           "                 f32 only (default f32)\n"
-           "  --reps N       timed calls, 1..100000 (default 50; 5 on the CPU)\n"
-           "  --warmup N     untimed calls first, 0..100000 (default 20; 2 on the CPU)\n"
-           "  --timing T     isolated (default), or queued: the stream is held while the timed\n"
-           "                 calls are launched, so that no call waits for the host\n"
-           "  --inputs I     rotated (default): inputs under twice the L2 rotate over copies it\n"
-           "                 cannot hold; resident: one copy, which the L2 may hold\n"
-           "  --device D     GPU ordinal D, or cpu (default: GPU 0 when there is one)\n"
-           "  --out DIR      writes DIR/rows.csv and DIR/rows.json\n"
+           "  --quick         divides the row and segment counts by 16\n"
+           "  --dtype T       runs the row and segment cases in T (f32, f64, f16, bf16, i32,\n"
+           "                  u32, i64), named NAME_T in the results; softmax statistics and CUB\n"
+           "                  run in f32 only (default f32)\n"
+           "  --reps N        timed calls, 1..100000 (default 50; 5 on the CPU)\n"
+           "  --warmup N      untimed calls first, 0..100000 (default 20; 2 on the CPU)\n"
+           CLI_USAGE_TIMING
+           "  --device D      GPU ordinal D, or cpu (default: GPU 0 when there is one)\n"
+           "  --out DIR       writes DIR/rows.csv and DIR/rows.json\n"
            "Without a GPU: the CPU backend, --quick, 5 reps, 2 warm-up calls.\n"
            "Columns: GB/s counts the input read once (the offsets too, for segments); %% copy is\n"
            "that over the copy ceiling; cub/yamr is CUB's median over yamr's (above 1: yamr is\n"
            "faster).\n");
 }
 
-enum { OPT_REPS = CLI_OPT_FIRST_OWN, OPT_WARMUP, OPT_QUICK, OPT_TIMING, OPT_INPUTS, OPT_DTYPE };
+enum { OPT_QUICK = CLI_OPT_FIRST_OWN, OPT_DTYPE };
 
 int run_rows(int argc, char **argv)
 {
     static const struct option options[] = {
-        CLI_OPTION_HELP, CLI_OPTION_OUT, CLI_OPTION_DEVICE,
-        {"reps", required_argument, NULL, OPT_REPS},
-        {"warmup", required_argument, NULL, OPT_WARMUP},
+        CLI_OPTION_HELP, CLI_OPTION_OUT, CLI_OPTION_DEVICE, CLI_OPTIONS_TIMING,
         {"quick", no_argument, NULL, OPT_QUICK},
-        {"timing", required_argument, NULL, OPT_TIMING},
-        {"inputs", required_argument, NULL, OPT_INPUTS},
         {"dtype", required_argument, NULL, OPT_DTYPE},
         CLI_OPTION_END};
-    static const char *const timing_names[] = {"isolated", "queued"};
-    static const char *const input_names[] = {"rotated", "resident"};
-    int reps = 50, warmup = 20, dev = CLI_DEVICE_ANY, quick = 0, queued = 0, resident = 0;
+    cli_timing timing = {50, 20, 0, 0}; /* reps, warmup, isolated, rotated */
+    int dev = CLI_DEVICE_ANY, quick = 0;
     const char *out = NULL;
     yamr_dtype dtype = YAMR_DTYPE_F32;
     const char *dtype_names[YAMR_DTYPE_COUNT];
     for (int d = 0; d < YAMR_DTYPE_COUNT; ++d) dtype_names[d] = yamr_dtype_name((yamr_dtype)d);
-    long long n;
     int reset = 1, opt, d;
     while ((opt = cli_next("rows", argc, argv, options, &reset)) != -1) {
         switch (opt) {
@@ -440,27 +433,14 @@ int run_rows(int argc, char **argv)
         case CLI_OPT_DEVICE:
             if (cli_device("rows", optarg, &dev)) return CLI_USAGE;
             break;
-        case OPT_REPS:
-            if (cli_int("rows", "--reps", optarg, 1, 100000, &n)) return CLI_USAGE;
-            reps = (int)n;
-            break;
-        case OPT_WARMUP:
-            if (cli_int("rows", "--warmup", optarg, 0, 100000, &n)) return CLI_USAGE;
-            warmup = (int)n;
-            break;
         case OPT_QUICK: quick = 1; break;
-        case OPT_TIMING:
-            if (cli_name("rows", "--timing", optarg, timing_names, 2, &queued)) return CLI_USAGE;
-            break;
-        case OPT_INPUTS:
-            if (cli_name("rows", "--inputs", optarg, input_names, 2, &resident)) return CLI_USAGE;
-            break;
         case OPT_DTYPE:
             if (cli_name("rows", "--dtype", optarg, dtype_names, YAMR_DTYPE_COUNT, &d))
                 return CLI_USAGE;
             dtype = (yamr_dtype)d;
             break;
-        default: return CLI_USAGE;
+        default:
+            if (cli_timing_option("rows", opt, optarg, &timing)) return CLI_USAGE;
         }
     }
     if (cli_no_operands("rows", argc, argv, optind)) return CLI_USAGE;
@@ -475,8 +455,8 @@ int run_rows(int argc, char **argv)
     if (!on_gpu) {
         printf("No GPU: timing the CPU backend (wall clock per call) on 1/16 of the rows.\n");
         quick = 1;
-        if (reps > 5) reps = 5;
-        if (warmup > 2) warmup = 2;
+        if (timing.reps > 5) timing.reps = 5;
+        if (timing.warmup > 2) timing.warmup = 2;
     }
     const size_t divide = quick ? 16 : 1;
 
@@ -497,7 +477,7 @@ int run_rows(int argc, char **argv)
     call_arg a;
     memset(&a, 0, sizeof a);
     a.ctx = ctx;
-    a.queued = queued;
+    a.timing = timing;
     char err[512] = "";
     void *offsets_dev = NULL;
     if (!host || !host_offsets ||
@@ -531,7 +511,7 @@ int run_rows(int argc, char **argv)
     /* the bandwidth ceiling: one large copy, bytes read plus bytes written */
     copy_arg c = {a.pool + pool_bytes / 2, a.pool, pool_bytes / 2, on_gpu};
     sweep_times copy_times;
-    if (on_gpu ? sweep_time(copy_call, &c, 2, 10, a.queued, &copy_times, err, sizeof err)
+    if (on_gpu ? sweep_time(copy_call, &c, 2, 10, timing.queued, &copy_times, err, sizeof err)
                : bench_time_host(copy_call, &c, 2, 10, &copy_times, err, sizeof err)) {
         fprintf(stderr, "yamr-bench rows: copy: %s\n", err);
         return 1;
@@ -546,7 +526,8 @@ int run_rows(int argc, char **argv)
     if (on_gpu) { /* the least a one-launch call measures; a row of the results, not the table */
         result_row *r = &rows[count++];
         memset(r, 0, sizeof *r);
-        if (bench_launch_floor("rows", stdout, warmup, reps, a.queued, &r->median_us, &r->min_us))
+        if (bench_launch_floor("rows", stdout, timing.warmup, timing.reps, timing.queued,
+                               &r->median_us, &r->min_us))
             return 1;
         snprintf(r->name, sizeof r->name, "launch_floor");
         snprintf(r->size, sizeof r->size, "-");
@@ -554,7 +535,7 @@ int run_rows(int argc, char **argv)
         snprintf(r->shape, sizeof r->shape, "-");
         r->cub_over_yamr = NAN; /* GB/s and % copy stay 0: it reads nothing */
         printf("inputs: %s\n\n",
-               resident ? "resident (one copy of each, which the L2 may hold)"
+               timing.resident ? "resident (one copy of each, which the L2 may hold)"
                         : "rotated (inputs under twice the L2 rotate over copies)");
     }
     printf("GB/s: input bytes read per second (median call; segments: the offsets too); %% copy: "
@@ -594,7 +575,8 @@ int run_rows(int argc, char **argv)
             snprintf(size, sizeof size, "%zux%zu", a.rows, a.cols);
         }
         a.stride = (elems * esize + 255) / 256 * 256;
-        a.rotations = on_gpu && !resident && elems * esize < 2 * l2 ? pool_bytes / a.stride : 1;
+        a.rotations =
+            on_gpu && !timing.resident && elems * esize < 2 * l2 ? pool_bytes / a.stride : 1;
         if (a.rotations > 64) a.rotations = 64;
         if (a.rotations < 1) a.rotations = 1;
         char what[96];
@@ -625,23 +607,22 @@ int run_rows(int argc, char **argv)
         if (yamr_last_plan(ctx, &plan) == YAMR_SUCCESS)
             snprintf(shape, sizeof shape, "%s", yamr_kernel_name(plan.kernel));
         result_row *r = &rows[count++];
-        if (time_row(&a, RUN_YAMR, on_gpu, warmup, reps, &named, "yamr", shape, read_bytes,
-                     copy_gbps, r, err, sizeof err)) {
+        if (time_row(&a, RUN_YAMR, on_gpu, &named, "yamr", shape, read_bytes, copy_gbps, r, err,
+                     sizeof err)) {
             failed = 1;
             break;
         }
         /* CUB: GB/s of the same bytes as yamr's (not CUB's row bounds), as the times */
         result_row *base = cub_here ? &rows[count++] : NULL;
-        if (base && (failed = time_row(&a, RUN_CUB, on_gpu, warmup, reps, &named, "cub",
-                                       "segmented", read_bytes, copy_gbps, base, err, sizeof err)))
+        if (base && (failed = time_row(&a, RUN_CUB, on_gpu, &named, "cub", "segmented",
+                                       read_bytes, copy_gbps, base, err, sizeof err)))
             break;
         if (base) r->cub_over_yamr = base->median_us / r->median_us;
         /* the read ceiling: the same rotations of the input, elements only (not the offsets) */
         result_row *ceiling = on_gpu ? &rows[count++] : NULL;
         a.read_bytes = elems * esize;
-        if (ceiling && (failed = time_row(&a, RUN_READ, on_gpu, warmup, reps, &named, "read",
-                                          "ceiling", a.read_bytes, copy_gbps, ceiling, err,
-                                          sizeof err)))
+        if (ceiling && (failed = time_row(&a, RUN_READ, on_gpu, &named, "read", "ceiling",
+                                          a.read_bytes, copy_gbps, ceiling, err, sizeof err)))
             break;
         cli_progress_clear(&progress);
         print_row(r);
@@ -655,7 +636,8 @@ int run_rows(int argc, char **argv)
         fprintf(stderr, "yamr-bench rows: stopped: %s\n", err[0] ? err : "verification failed");
     int rc = failed;
     if (!failed && out)
-        rc = write_results(out, &id, rows, count, copy_gbps, bench_timing_name(on_gpu, queued));
+        rc = write_results(out, &id, rows, count, copy_gbps,
+                           bench_timing_name(on_gpu, timing.queued));
     free(host);
     free(host_offsets);
     free(host_bounds);

@@ -34,7 +34,8 @@
 #define OP_MINMAX (-1) /* a sweep "op" beside yamr_op: min+max in one call */
 
 typedef struct {
-    int device, reps, warmup, queued, resident;
+    int device;
+    cli_timing timing;
     size_t sizes[MAX_LIST];
     int size_count;
     yamr_dtype dtypes[YAMR_DTYPE_COUNT];
@@ -92,15 +93,16 @@ static int one_call(void *p, int rep)
 static int time_calls(call_arg *a, const sweep_options *o, sweep_row *r, char *err, size_t errlen)
 {
     sweep_times t;
+    const cli_timing *c = &o->timing;
     const int failed = a->on_gpu
-                           ? sweep_time(one_call, a, o->warmup, o->reps, o->queued, &t, err, errlen)
-                           : bench_time_host(one_call, a, o->warmup, o->reps, &t, err, errlen);
+                           ? sweep_time(one_call, a, c->warmup, c->reps, c->queued, &t, err, errlen)
+                           : bench_time_host(one_call, a, c->warmup, c->reps, &t, err, errlen);
     if (failed) return 1;
     r->median_us = t.median_us;
     r->min_us = t.min_us;
     r->max_us = t.max_us;
     r->mean_us = t.mean_us;
-    r->reps = o->reps;
+    r->reps = o->timing.reps;
     r->copies = a->rotations;
     return 0;
 }
@@ -323,12 +325,7 @@ static void sweep_usage(FILE *f)
                "  --ops O,..      of: max argmax minmax (default: all three)\n"
                "  --reps N        timed calls, 1..100000 (default 50; 11 at most on the CPU)\n"
                "  --warmup N      untimed calls first, 0..100000 (default 5)\n"
-               "  --timing T      isolated: an event pair around each call as it is launched;\n"
-               "                  queued: the stream is held while the calls are launched, so\n"
-               "                  that no call waits for the host (sweep_gpu.h)\n"
-               "  --inputs I      rotated (default): inputs under twice the L2 rotate over copies\n"
-               "                  it cannot hold; resident: one copy, which the L2 may hold\n"
-               "                  (GPU; the CPU backend reads one copy of each)\n"
+               CLI_USAGE_TIMING
                "  --device D      GPU ordinal D, or cpu (default: GPU 0 when there is one)\n"
                "  --out DIR       writes DIR/sweep.{csv,json} and DIR/sweep-babelstream.csv\n"
                "Columns: GB/s counts the input read once; %% copy is that over the copy ceiling;\n"
@@ -336,8 +333,7 @@ static void sweep_usage(FILE *f)
                "baseline is CUB on NVIDIA builds, rocPRIM on AMD builds (impl cub, rocprim).\n");
 }
 
-enum { OPT_SIZES = CLI_OPT_FIRST_OWN, OPT_DTYPES, OPT_VARIANTS, OPT_OPS, OPT_REPS, OPT_WARMUP,
-       OPT_TIMING, OPT_INPUTS };
+enum { OPT_SIZES = CLI_OPT_FIRST_OWN, OPT_DTYPES, OPT_VARIANTS, OPT_OPS };
 
 /* 0 to run, -1 after --help (exit 0), or CLI_USAGE. */
 static int sweep_parse(int argc, char **argv, sweep_options *o)
@@ -348,19 +344,14 @@ static int sweep_parse(int argc, char **argv, sweep_options *o)
         {"dtypes", required_argument, NULL, OPT_DTYPES},
         {"variants", required_argument, NULL, OPT_VARIANTS},
         {"ops", required_argument, NULL, OPT_OPS},
-        {"reps", required_argument, NULL, OPT_REPS},
-        {"warmup", required_argument, NULL, OPT_WARMUP},
-        {"timing", required_argument, NULL, OPT_TIMING},
-        {"inputs", required_argument, NULL, OPT_INPUTS},
+        CLI_OPTIONS_TIMING,
         CLI_OPTION_END};
     static const char *const op_names[] = {"max", "argmax", "minmax"};
     static const int op_values[] = {YAMR_OP_MAX, YAMR_OP_ARGMAX, OP_MINMAX};
-    static const char *const timing_names[] = {"isolated", "queued"};
-    static const char *const input_names[] = {"rotated", "resident"};
     memset(o, 0, sizeof *o);
     o->device = CLI_DEVICE_ANY;
-    o->reps = 50;
-    o->warmup = 5;
+    o->timing.reps = 50;
+    o->timing.warmup = 5;
     for (int e = 10; e <= 28; e += 2) o->sizes[o->size_count++] = (size_t)1 << e;
     o->dtypes[o->dtype_count++] = YAMR_DTYPE_F32;
     o->variants[o->variant_count++] = YAMR_VARIANT_AUTO;
@@ -369,7 +360,7 @@ static int sweep_parse(int argc, char **argv, sweep_options *o)
     for (int d = 0; d < YAMR_DTYPE_COUNT; ++d) dtype_names[d] = yamr_dtype_name((yamr_dtype)d);
     for (int v = 0; v < YAMR_VARIANT_COUNT; ++v)
         variant_names[v] = v == YAMR_VARIANT_RACY ? NULL : yamr_variant_name((yamr_variant)v);
-    long long n, exps[MAX_LIST];
+    long long exps[MAX_LIST];
     int idx[MAX_LIST], reset = 1, c;
     while ((c = cli_next("sweep", argc, argv, options, &reset)) != -1) {
         switch (c) {
@@ -401,23 +392,8 @@ static int sweep_parse(int argc, char **argv, sweep_options *o)
                 return CLI_USAGE;
             for (int i = 0; i < o->op_count; ++i) o->ops[i] = op_values[idx[i]];
             break;
-        case OPT_REPS:
-            if (cli_int("sweep", "--reps", optarg, 1, 100000, &n)) return CLI_USAGE;
-            o->reps = (int)n;
-            break;
-        case OPT_WARMUP:
-            if (cli_int("sweep", "--warmup", optarg, 0, 100000, &n)) return CLI_USAGE;
-            o->warmup = (int)n;
-            break;
-        case OPT_TIMING:
-            if (cli_name("sweep", "--timing", optarg, timing_names, 2, &o->queued))
-                return CLI_USAGE;
-            break;
-        case OPT_INPUTS:
-            if (cli_name("sweep", "--inputs", optarg, input_names, 2, &o->resident))
-                return CLI_USAGE;
-            break;
-        default: return CLI_USAGE;
+        default:
+            if (cli_timing_option("sweep", c, optarg, &o->timing)) return CLI_USAGE;
         }
     }
     if (cli_no_operands("sweep", argc, argv, optind)) return CLI_USAGE;
@@ -445,7 +421,7 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
             fprintf(log, "The CPU backend: sizes up to 2^24 (%d of %d kept), wall clock per "
                          "call.\n", kept_sizes, o->size_count);
         o->size_count = kept_sizes;
-        if (o->reps > 11) o->reps = 11;
+        if (o->timing.reps > 11) o->timing.reps = 11;
     }
     if (out->device_report) fprintf(log, "%s\n", yamr_report(ctx));
     if (yamr_create(&cpu, YAMR_DEVICE_CPU) != YAMR_SUCCESS) {
@@ -501,8 +477,8 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
     if (!rows) return 1;
     if (on_gpu) { /* the least a one-launch call measures; a row of the results, not the table */
         sweep_row *r = &rows[count++];
-        if (bench_launch_floor("sweep", log, o->warmup, o->reps, o->queued, &r->median_us,
-                               &r->min_us))
+        if (bench_launch_floor("sweep", log, o->timing.warmup, o->timing.reps, o->timing.queued,
+                               &r->median_us, &r->min_us))
             return 1;
         snprintf(r->dtype, sizeof r->dtype, "-");
         snprintf(r->op, sizeof r->op, "launch");
@@ -510,9 +486,9 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
         r->vs_baseline = NAN; /* n, GB/s and % copy stay 0: it reads nothing */
     }
     fprintf(log, "inputs: %s\n",
-            !on_gpu       ? "one copy of each (the CPU backend does not rotate them)"
-            : o->resident ? "resident (one copy of each, which the L2 may hold)"
-                          : "rotated (inputs under twice the L2 rotate over copies)");
+            !on_gpu              ? "one copy of each (the CPU backend does not rotate them)"
+            : o->timing.resident ? "resident (one copy of each, which the L2 may hold)"
+                                 : "rotated (inputs under twice the L2 rotate over copies)");
     fprintf(log, "\nGB/s: input bytes read per second (median call); %% copy: of the copy "
                  "ceiling; base/us: the\nbaseline's median over the row's (above 1: the row is "
                  "faster); impl read: the read ceiling.\n");
@@ -549,7 +525,7 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
             const int first_row = count;
             a.n = n;
             a.stride = (bytes + 255) / 256 * 256;
-            a.rotations = !o->resident && bytes < 2 * l2 ? pool_bytes / a.stride : 1;
+            a.rotations = !o->timing.resident && bytes < 2 * l2 ? pool_bytes / a.stride : 1;
             if (a.rotations > 64) a.rotations = 64;
             if (a.rotations < 1) a.rotations = 1;
             yamr_copy_to_host(ctx, host, a.pool, bytes);
@@ -621,7 +597,7 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
     if (failed)
         fprintf(stderr, "yamr-bench sweep: stopped: %s\n", err[0] ? err : "verification failed");
     rc = failed;
-    const char *timing = bench_timing_name(on_gpu, o->queued);
+    const char *timing = bench_timing_name(on_gpu, o->timing.queued);
     if (!failed && o->out) rc = write_rows(o->out, &id, rows, count, copy_gbps, timing, log);
     if (kept && !failed) {
         kept->rows = rows;
