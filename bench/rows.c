@@ -419,7 +419,7 @@ int run_rows(int argc, char **argv)
         {"quick", no_argument, NULL, OPT_QUICK},
         {"dtype", required_argument, NULL, OPT_DTYPE},
         CLI_OPTION_END};
-    cli_timing timing = {50, 20, 0, 0}; /* reps, warmup, isolated, rotated */
+    cli_timing timing = {.reps = 50, .warmup = 20}; /* isolated, rotated */
     int dev = CLI_DEVICE_ANY, quick = 0;
     const char *out = NULL;
     yamr_dtype dtype = YAMR_DTYPE_F32;

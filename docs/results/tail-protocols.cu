@@ -321,6 +321,11 @@ int main() {
   unsigned long long *tagslots; CK(cudaMalloc(&tagslots, 4096 * 8)); CK(cudaMemset(tagslots, 0, 4096 * 8));
   unsigned long long *zslots; CK(cudaMalloc(&zslots, 4096 * 8)); CK(cudaMemset(zslots, 0, 4096 * 8));
   unsigned tag = 0; int bad = 0;
+#ifdef WITH_YAMR
+  yamr_context *ctx;
+  if (yamr_create(&ctx, 0) != YAMR_SUCCESS) { printf("yamr_create failed\n"); return 1; }
+  float *dval; int64_t *didx; CK(cudaMalloc(&dval, 4)); CK(cudaMalloc(&didx, 8));
+#endif
   printf("empty %.2f us\n", med_us([&] { emptyk<<<1, 32>>>(); }));
   struct Case { int lg, grid, u; };
   const int rotate = getenv("ROTATE") != NULL;
@@ -359,10 +364,6 @@ int main() {
     };
 #ifdef WITH_YAMR
     auto time_yamr = [&] {
-      static yamr_context *ctx;
-      if (!ctx && yamr_create(&ctx, 0) != YAMR_SUCCESS) { printf("yamr_create failed\n"); exit(1); }
-      static float *dval; static int64_t *didx;
-      if (!dval) { CK(cudaMalloc(&dval, 4)); CK(cudaMalloc(&didx, 8)); }
       auto call = [&] {
         v = (const float4 *)((char *)pool + (size_t)(ri++ % rot) * stride);
         if (yamr_reduce_async(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, v, n, dval, didx) != YAMR_SUCCESS) { printf("yamr: %s\n", yamr_last_error(ctx)); exit(1); }
@@ -388,5 +389,8 @@ int main() {
     printf("\n"); fflush(stdout);
   }
   printf("%s\n", bad ? "SOME WRONG" : "all right");
+#ifdef WITH_YAMR
+  yamr_destroy(ctx);
+#endif
   return bad != 0;
 }
