@@ -36,7 +36,7 @@ if [ "$mode" = check ]; then
   for t in test_semantics test_rows; do
     [ -x $build/test/$t ] || continue
     $build/test/$t gpu > "$out/logs/$t-gpu.log" 2>&1
-    echo "$t gpu: $(grep -E 'checks passed|SKIPPED \]|ERROR' "$out/logs/$t-gpu.log" | head -12 | tr '\n' ';')"
+    echo "$t gpu: $(grep -E 'checks passed|calls checked|SKIPPED \]|PASSED|FAILED|ERROR' "$out/logs/$t-gpu.log" | head -12 | tr '\n' ';')"
   done
   echo "== codegen listings (PTX, SASS)"
   PATH="$PATH:/usr/local/cuda/bin" scripts/codegen.sh "$out/logs/codegen" > "$out/logs/codegen.log" 2>&1
