@@ -843,14 +843,16 @@ int main(int argc, char **argv)
     }
     int devices[MAX_RANKS];
     const int gathered = MPI_Gather(&device, 1, MPI_INT, devices, 1, MPI_INT, 0, h.comm);
-    if (h.rank == 0 && gathered == MPI_SUCCESS) {
-        printf("test_mpi %s: %d ranks, seed %u; devices by rank:", gpu ? "gpu" : "cpu", h.ranks,
-               SEED);
-        for (int r = 0; r < h.ranks; ++r)
-            if (devices[r] == YAMR_DEVICE_CPU)
-                printf(" cpu");
-            else
-                printf(" GPU %d", devices[r]);
+    if (h.rank == 0) {
+        printf("test_mpi %s: %d ranks, seed %u", gpu ? "gpu" : "cpu", h.ranks, SEED);
+        if (gathered == MPI_SUCCESS) {
+            printf("; devices by rank:");
+            for (int r = 0; r < h.ranks; ++r)
+                if (devices[r] == YAMR_DEVICE_CPU)
+                    printf(" cpu");
+                else
+                    printf(" GPU %d", devices[r]);
+        }
         printf("\n");
     }
 
