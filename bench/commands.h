@@ -18,7 +18,7 @@ typedef struct {
     int device_report;
 } bench_output;
 
-/* ---- race (bench/race/race.c) ---- */
+/* ---- race (lab/race/race.c) ---- */
 
 typedef struct {
     identity id;

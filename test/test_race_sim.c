@@ -1,5 +1,5 @@
 /*
- * Tests of the race simulator (bench/race_sim.h) against its closed forms, and of the claims the
+ * Tests of the race simulator (lab/race/race_sim.h) against its closed forms, and of the claims the
  * seed makes about the racy loop.
  *
  * Statistical tests use a fixed seed (printed) and a tolerance of 5 standard errors of the
