@@ -40,6 +40,15 @@ inline bool yamr__with_block_variant(yamr_variant v, Use &&use)
     }
 }
 
+/* The variant's flags in the table (YAMR__GRID_WIDE, YAMR__ONE_BLOCK_FIRST, ...), at compile
+ * time: which instances libyamr holds for it (yamr_internal.h). */
+constexpr unsigned yamr__variant_flags(yamr_variant v)
+{
+#define YAMR__FLAGS_OF(id, name, widths, flags, correctness) v == id ? (unsigned)(flags) :
+    return YAMR__VARIANT_TABLE(YAMR__FLAGS_OF) 0u;
+#undef YAMR__FLAGS_OF
+}
+
 /* One best accumulator (acc_best.hpp) by a key algorithm. A key algorithm returns after at least
  * one barrier, which orders thread 0's reset of `first` before every thread's atomicMin. Every
  * thread reads the algorithm's shared state, `first` and `bits` before a barrier that a next call

@@ -3,11 +3,11 @@
  *
  * Every variant but `racy` runs the library's block layer (block_merge.hpp) on a best accumulator
  * holding one element per thread (the identity past n): the variant's block algorithm, then for
- * key algorithms the first index holding the best key. `racy` is the seed kernel as written, on
- * floats.
+ * key algorithms the first index holding the best key. `racy`, the seed kernel as written, is
+ * the lab's own (lab/race/seed_kernel.hpp).
  *
  * Launched with one block per segment: block b reduces in[b*n .. b*n+n) into out[b]. The library
- * launches one block; the race lab launches one block per trial.
+ * launches one block (YAMR_KERNEL_SINGLE_BLOCK); the race lab launches one block per trial.
  *
  * With Probe, a kernel also records per block: passes per warp of the racy loop (the largest
  * number of loop bodies a lane of the warp executed), stores to the shared value, and clock64
@@ -47,49 +47,6 @@ __global__ void yamr_block_reduce_kernel(const typename yamr__dtype_traits<Dtype
         const long long index = acc.index;
         r.index = yamr__dtype_is_float<Dtype>() && acc.key == YAMR_KEY_BOTTOM ? -1 : index;
         r.value_bits = acc.bits;
-        out[blockIdx.x] = r;
-    }
-}
-
-/* The seed kernel as written (plain shared float, no volatile), with the seed's float_min.
- * Then the first index equal to the result, so that its output has the common shape. */
-__device__ const float yamr__seed_float_min = -3.402e+38;
-
-template <int WarpSize, bool Probe>
-__global__ void yamr_max_racy_kernel(const float *in, int n, yamr__result *out,
-                                     yamr__race_probe *probe)
-{
-    if (!yamr__warp_width_matches<WarpSize>()) return;
-    in += (size_t)blockIdx.x * n;
-    if (Probe) probe += blockIdx.x;
-    __shared__ int first_index;
-    int i = threadIdx.x;
-    __shared__ float max_value;
-
-    if (i == 0) max_value = yamr__seed_float_min;
-    if (i == 0) first_index = INT_MAX;
-
-    float v = in[i];
-    __syncthreads();
-    long long start = 0;
-    if (Probe && i == 0) start = clock64();
-    unsigned passes = 0;
-
-    while (max_value < v) {
-        max_value = v;
-        if (Probe) ++passes;
-    }
-
-    __syncthreads();
-    if (Probe && i == 0) probe->cycles = clock64() - start;
-    yamr__probe_passes<Probe>(probe, i / WarpSize, passes);
-    const float result = max_value;
-    if (v == result) atomicMin(&first_index, i);
-    __syncthreads();
-    if (i == 0) {
-        yamr__result r;
-        r.value_bits = __float_as_uint(result);
-        r.index = first_index == INT_MAX ? -1 : first_index;
         out[blockIdx.x] = r;
     }
 }

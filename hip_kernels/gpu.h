@@ -14,8 +14,8 @@ struct yamr__gpu {
     hipStream_t stream;
     /* Pinned host memory mapped into the device's address space (h_ as the host reads it, d_
      * as kernels write it), so that a synchronous call's answer needs no copy after its
-     * kernel: the seed kernel's result slot, which the host reads once the stream is done;
-     * and the marked answer words of a grid-wide call's two slots (min+max), which the host
+     * kernel: the result slots of a single-block call (two: min+max), which the host reads
+     * once the stream is done; and the marked answer words of a grid-wide call's two slots (min+max), which the host
      * polls (yamr__take_answers). */
     yamr__result *h_result;
     yamr__result *d_result;
@@ -25,8 +25,8 @@ struct yamr__gpu {
      * allocation per call */
     yamr__split_workspace split_workspace;
     /* Blocks of each grid-wide split kernel instance (dtype, variant, slots - 1, 64-bit
-     * indices) that fit on one multiprocessor of this device; 0 until the first plan of that
-     * instance asks the runtime. */
+     * indices) that fit on one multiprocessor of this device, asked at yamr_create(); 0 for an
+     * instance the library does not hold. */
     int grid_blocks_per_unit[YAMR_DTYPE_COUNT][YAMR_VARIANT_COUNT][2][2];
 };
 

@@ -1,5 +1,6 @@
 /* The grid-wide launcher: executes the plan (src/plan.c) of a grid-wide call with the split
- * kernel over one row (split_reduce.hpp), or with the seed kernel for `racy`. */
+ * kernel over one row (split_reduce.hpp), or, for a variant's call that libyamr holds no split
+ * instance of, with one block of a thread per element (block_reduce.hpp). */
 #include <type_traits>
 
 #include "gpu.h"
@@ -7,32 +8,50 @@
 /* Calls use(kernel, accumulator type tag) with Acc's split kernel instance of a grid-wide call
  * for the device's warp width, the variant's block algorithm, the index width (32 or 64 bits:
  * the plan's index_bits), the grid (one block: the instance with no last-block code) and, for one
- * block, the vectors a thread loads at once (the plan's chunk_vectors). */
+ * block, the vectors a thread loads at once (the plan's chunk_vectors). Only the instances the
+ * variant's row holds are made (yamr_internal.h): every one for a GRID_WIDE row, the one-block
+ * instances of one slot and elements of at most 4 bytes for a ONE_BLOCK_FIRST row. False
+ * (nothing called) for an instance not held. */
 template <typename Acc, int W, yamr_variant V, typename Use>
-static void with_index_width(int index_bits, bool one_block, int chunk_vectors, Use &&use)
+static bool with_index_width(int index_bits, bool one_block, int chunk_vectors, Use &&use)
 {
     constexpr int esize = sizeof(typename Acc::storage);
     constexpr int unroll = YAMR__GRID_VECTORS(esize);
     constexpr int one_block_unroll = YAMR__GRID_ONE_BLOCK_VECTORS(esize);
     constexpr int bound = YAMR__GRID_MIN_BLOCKS(esize, Acc::slots, true);
     constexpr int one_block_bound = YAMR__GRID_MIN_BLOCKS(esize, Acc::slots, false);
+    constexpr bool grid_wide = yamr__variant_flags(V) & YAMR__GRID_WIDE;
+    constexpr bool one_block_held = grid_wide || ((yamr__variant_flags(V) & YAMR__ONE_BLOCK_FIRST) &&
+                                                  Acc::slots == 1 && esize <= 4);
     typedef typename Acc::template with_index<int> Narrow;
-    if (index_bits == 32 && one_block) {
-        if constexpr (one_block_unroll != unroll)
-            if (chunk_vectors == one_block_unroll)
-                return use(yamr_split_kernel<Narrow, V, W, one_block_unroll, yamr__matrix_layout,
-                                             one_block_bound, false>,
-                           (Narrow *)NULL);
-        use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, one_block_bound, false>,
-            (Narrow *)NULL);
-    } else if (index_bits == 32)
-        use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, bound>, (Narrow *)NULL);
-    else
-        use(yamr_split_kernel<Acc, V, W, unroll, yamr__matrix_layout>, (Acc *)NULL);
+    if constexpr (one_block_held) {
+        if (index_bits == 32 && one_block) {
+            if constexpr (one_block_unroll != unroll)
+                if (chunk_vectors == one_block_unroll) {
+                    use(yamr_split_kernel<Narrow, V, W, one_block_unroll, yamr__matrix_layout,
+                                          one_block_bound, false>,
+                        (Narrow *)NULL);
+                    return true;
+                }
+            use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, one_block_bound,
+                                  false>,
+                (Narrow *)NULL);
+            return true;
+        }
+    }
+    if constexpr (grid_wide) {
+        if (index_bits == 32)
+            use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, bound>,
+                (Narrow *)NULL);
+        else
+            use(yamr_split_kernel<Acc, V, W, unroll, yamr__matrix_layout>, (Acc *)NULL);
+        return true;
+    }
+    return false;
 }
 
 /* with_index_width for the dtype and the slot count (two: min+max); false (nothing called) for a
- * variant without a block algorithm. */
+ * variant without a block algorithm or an instance its row does not hold. */
 template <typename Use>
 static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
                              int slots, int index_bits, bool one_block, int chunk_vectors,
@@ -40,17 +59,17 @@ static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_varian
 {
     bool found = false;
     yamr__with_warp_width(gpu->warp_size, [&](auto width) {
-        found = yamr__with_block_variant(variant, [&](auto block) {
+        yamr__with_block_variant(variant, [&](auto block) {
             constexpr int W = decltype(width)::value;
             constexpr yamr_variant V = decltype(block)::value;
 #define YAMR_USE_DTYPE(D)                                                                      \
     {                                                                                          \
         if (slots == 2)                                                                        \
-            with_index_width<yamr__minmax_acc<D>, W, V>(index_bits, one_block, chunk_vectors, \
-                                                         use);                                 \
+            found = with_index_width<yamr__minmax_acc<D>, W, V>(index_bits, one_block,        \
+                                                                 chunk_vectors, use);          \
         else                                                                                   \
-            with_index_width<yamr__best_acc<D>, W, V>(index_bits, one_block, chunk_vectors,   \
-                                                       use);                                   \
+            found = with_index_width<yamr__best_acc<D>, W, V>(index_bits, one_block,          \
+                                                               chunk_vectors, use);            \
     }
             YAMR_DISPATCH_DTYPE(dtype, YAMR_USE_DTYPE)
 #undef YAMR_USE_DTYPE
@@ -59,36 +78,69 @@ static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_varian
     return found;
 }
 
+/* Asks the runtime, once per context at yamr_create(), how many blocks of each split kernel
+ * instance a grid of several blocks can run (a GRID_WIDE variant's, every dtype, both slot
+ * counts and index widths) fit on one multiprocessor; the planner reads the answers. */
+extern "C" yamr_status yamr__gpu_ask_occupancy(yamr__gpu *gpu, char *err, size_t errlen)
+{
+    for (int i = 0; i < yamr__variant_count; ++i) {
+        if (!(yamr__variants[i].flags & YAMR__GRID_WIDE)) continue;
+        const yamr_variant variant = yamr__variants[i].id;
+        for (int dtype = 0; dtype < YAMR_DTYPE_COUNT; ++dtype)
+            for (int slots = 1; slots <= 2; ++slots)
+                for (int wide = 0; wide < 2; ++wide) {
+                    int &blocks = gpu->grid_blocks_per_unit[dtype][variant][slots - 1][wide];
+                    hipError_t e = hipSuccess;
+                    if (with_grid_kernel(gpu, (yamr_dtype)dtype, variant, slots, wide ? 64 : 32,
+                                         false, 0, [&](auto kernel, auto) {
+                            e = hipOccupancyMaxActiveBlocksPerMultiprocessor(
+                                &blocks, kernel, YAMR__BLOCK_THREADS, 0);
+                        }))
+                        YAMR_HIP_TRY(e, err, errlen);
+                }
+    }
+    return YAMR_SUCCESS;
+}
+
 extern "C" yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype,
                                                       yamr_variant variant, int slots,
                                                       int index_bits, int *blocks, char *err,
                                                       size_t errlen)
 {
-    int &cached = gpu->grid_blocks_per_unit[dtype][variant][slots - 1][index_bits == 64];
-    if (!cached) {
-        const yamr__device_scope on_device(gpu->device);
-        YAMR_HIP_TRY(on_device.status(), err, errlen);
-        hipError_t e = hipSuccess;
-        if (!with_grid_kernel(gpu, dtype, variant, slots, index_bits, false, 0,
-                              [&](auto kernel, auto) {
-                e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&cached, kernel,
-                                                                 YAMR__BLOCK_THREADS, 0);
-            }))
-            return YAMR_ERROR_UNSUPPORTED;
-        YAMR_HIP_TRY(e, err, errlen);
-    }
+    (void)err;
+    (void)errlen;
+    const int cached = gpu->grid_blocks_per_unit[dtype][variant][slots - 1][index_bits == 64];
+    if (!cached) return YAMR_ERROR_UNSUPPORTED; /* no split instance of a grid of several blocks */
     *blocks = cached;
     return YAMR_SUCCESS;
 }
 
-/* The seed kernel: one block of n threads, float32 max; its result slot is d_result[0]. */
-static void launch_seed(yamr__gpu *gpu, const yamr__gpu_call *call)
+/* One block of a thread per element (YAMR_KERNEL_SINGLE_BLOCK) for a variant that is neither
+ * GRID_WIDE nor LAB_ONLY: slot k's result goes to the mapped result slot k (min+max: two
+ * launches, MAX then MIN). False (nothing launched) for a variant with no such instance. */
+static bool launch_single_block(yamr__gpu *gpu, const yamr__gpu_call *call, int slots)
 {
+    bool found = false;
     yamr__with_warp_width(gpu->warp_size, [&](auto width) {
-        yamr_max_racy_kernel<decltype(width)::value, false>
-            <<<1, call->plan->block_threads, 0, gpu->stream>>>((const float *)call->in,
-                                                                (int)call->n, gpu->d_result, NULL);
+        yamr__with_block_variant(call->plan->variant, [&](auto block) {
+            constexpr int W = decltype(width)::value;
+            constexpr yamr_variant V = decltype(block)::value;
+            constexpr unsigned flags = yamr__variant_flags(V);
+            if constexpr (!(flags & (YAMR__GRID_WIDE | YAMR__LAB_ONLY))) {
+                for (int k = 0; k < slots; ++k) {
+                    const int is_min = call->minmax ? k == 1 : call->is_min;
+#define YAMR_LAUNCH_DTYPE(D)                                                                   \
+    yamr_block_reduce_kernel<D, V, W, false><<<1, call->plan->block_threads, 0, gpu->stream>>>( \
+        (const typename yamr__dtype_traits<D>::storage *)call->in, (int)call->n, is_min,       \
+        call->nan_ignore, gpu->d_result + k, NULL)
+                    YAMR_DISPATCH_DTYPE(call->dtype, YAMR_LAUNCH_DTYPE)
+#undef YAMR_LAUNCH_DTYPE
+                }
+                found = true;
+            }
+        });
     });
+    return found;
 }
 
 /* Where slot k's answer goes: the caller's device memory (asynchronous calls), else the mapped
@@ -138,6 +190,29 @@ static yamr_status wait_for_answer(const yamr__gpu *gpu, int slots, yamr__result
     }
 }
 
+/* A single-block call's results: copied on the stream to the caller's device memory
+ * (asynchronous calls), else read from the mapped result slots once the stream is done. */
+static yamr_status finish_single_block(yamr__gpu *gpu, const yamr__gpu_call *call, int slots,
+                                       yamr__result *res, char *err, size_t errlen)
+{
+    if (call->value_out[0]) {
+        const size_t esize = yamr_dtype_size(call->dtype);
+        for (int k = 0; k < slots; ++k) {
+            YAMR_HIP_TRY(hipMemcpyAsync(call->value_out[k], &gpu->d_result[k].value_bits, esize,
+                                        hipMemcpyDefault, gpu->stream),
+                         err, errlen);
+            if (call->index_out[k])
+                YAMR_HIP_TRY(hipMemcpyAsync(call->index_out[k], &gpu->d_result[k].index,
+                                            sizeof(int64_t), hipMemcpyDefault, gpu->stream),
+                             err, errlen);
+        }
+        return YAMR_SUCCESS;
+    }
+    YAMR_HIP_TRY(hipStreamSynchronize(gpu->stream), err, errlen);
+    for (int k = 0; k < slots; ++k) res[k] = gpu->h_result[k];
+    return YAMR_SUCCESS;
+}
+
 extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call,
                                         yamr__result *res, char *err, size_t errlen)
 {
@@ -145,32 +220,29 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
     YAMR_HIP_TRY(on_device.status(), err, errlen);
     const int slots = call->minmax ? 2 : 1;
     const yamr_plan *plan = call->plan;
-    if (plan->kernel == YAMR_KERNEL_SEED) {
-        launch_seed(gpu, call);
-    } else {
-        const yamr__batch_args args = yamr__args_of(gpu, plan, call->is_min, call->nan_ignore);
-        /* synchronous: no word of this call's slots holds the mark until its kernel stores it
-         * (the last call's kernel stored all of its words before that call returned) */
-        if (!call->value_out[0])
-            memset(gpu->h_answer, 0, (size_t)slots * YAMR__ANSWER_WORDS * sizeof *gpu->h_answer);
-        const long long n = (long long)call->n;
-        const yamr__matrix_layout one_row = {n, n};
-        if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots, plan->index_bits,
-                              plan->blocks_per_row == 1, plan->chunk_vectors,
-                              [&](auto kernel, auto acc) {
-                typedef typename std::remove_pointer<decltype(acc)>::type Acc;
-                kernel<<<plan->grid_blocks, plan->block_threads, 0, gpu->stream>>>(
-                    (const typename Acc::storage *)call->in, one_row, args,
-                    output_of(acc, gpu, call));
-            }))
-            return YAMR_ERROR_UNSUPPORTED;
+    if (plan->kernel == YAMR_KERNEL_SINGLE_BLOCK) {
+        if (!launch_single_block(gpu, call, slots)) return YAMR_ERROR_UNSUPPORTED;
+        YAMR_HIP_TRY(hipGetLastError(), err, errlen);
+        return finish_single_block(gpu, call, slots, res, err, errlen);
     }
+    const yamr__batch_args args = yamr__args_of(gpu, plan, call->is_min, call->nan_ignore);
+    /* synchronous: no word of this call's slots holds the mark until its kernel stores it
+     * (the last call's kernel stored all of its words before that call returned) */
+    if (!call->value_out[0])
+        memset(gpu->h_answer, 0, (size_t)slots * YAMR__ANSWER_WORDS * sizeof *gpu->h_answer);
+    const long long n = (long long)call->n;
+    const yamr__matrix_layout one_row = {n, n};
+    if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots, plan->index_bits,
+                          plan->blocks_per_row == 1, plan->chunk_vectors,
+                          [&](auto kernel, auto acc) {
+            typedef typename std::remove_pointer<decltype(acc)>::type Acc;
+            kernel<<<plan->grid_blocks, plan->block_threads, 0, gpu->stream>>>(
+                (const typename Acc::storage *)call->in, one_row, args,
+                output_of(acc, gpu, call));
+        }))
+        return YAMR_ERROR_UNSUPPORTED;
     YAMR_HIP_TRY(hipGetLastError(), err, errlen);
     if (call->value_out[0]) return YAMR_SUCCESS; /* asynchronous: the results stay on the device */
-    /* the kernel writes the answer to mapped host memory: the seed kernel's is there once the
-     * stream is done; the split kernel's words carry the mark */
-    if (plan->kernel != YAMR_KERNEL_SEED) return wait_for_answer(gpu, slots, res, err, errlen);
-    YAMR_HIP_TRY(hipStreamSynchronize(gpu->stream), err, errlen);
-    res[0] = gpu->h_result[0];
-    return YAMR_SUCCESS;
+    /* the kernel writes the answer's words, with their mark, to mapped host memory */
+    return wait_for_answer(gpu, slots, res, err, errlen);
 }

@@ -21,6 +21,7 @@ typedef cudaGraphExec_t hipGraphExec_t;
 #define hipMemcpyHostToDevice cudaMemcpyHostToDevice
 #define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
 #define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define hipMemcpyDefault cudaMemcpyDefault
 #define hipDeviceAttributeMultiprocessorCount cudaDevAttrMultiProcessorCount
 #define hipDeviceAttributeMaxThreadsPerBlock cudaDevAttrMaxThreadsPerBlock
 #define hipDeviceAttributeWarpSize cudaDevAttrWarpSize

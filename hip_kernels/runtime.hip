@@ -10,12 +10,12 @@
 static yamr_status yamr__gpu_own_memory(yamr__gpu *g, size_t max_blocks, char *err, size_t errlen)
 {
     const size_t answer_bytes = 2 * YAMR__ANSWER_WORDS * sizeof *g->h_answer;
-    YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result, sizeof(yamr__result) + answer_bytes,
+    YAMR_HIP_TRY(hipHostMalloc((void **)&g->h_result, 2 * sizeof(yamr__result) + answer_bytes,
                                YAMR__HOST_MAPPED_FLAGS),
                  err, errlen);
     YAMR_HIP_TRY(hipHostGetDevicePointer((void **)&g->d_result, g->h_result, 0), err, errlen);
-    g->h_answer = (unsigned long long *)(g->h_result + 1);
-    g->d_answer = (unsigned long long *)(g->d_result + 1);
+    g->h_answer = (unsigned long long *)(g->h_result + 2);
+    g->d_answer = (unsigned long long *)(g->d_result + 2);
     yamr__split_workspace *w = &g->split_workspace;
     const size_t partials =
         max_blocks > YAMR__ROWS_SPLIT_MAX_PARTIALS ? max_blocks : YAMR__ROWS_SPLIT_MAX_PARTIALS;
@@ -68,6 +68,7 @@ extern "C" yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_i
     g->stream = 0;
     const size_t max_blocks = (size_t)YAMR__GRID_MAX_BLOCKS_PER_UNIT * p.multiProcessorCount;
     yamr_status s = yamr__gpu_own_memory(g, max_blocks, err, errlen);
+    if (s == YAMR_SUCCESS) s = yamr__gpu_ask_occupancy(g, err, errlen);
     if (s != YAMR_SUCCESS) {
         yamr__gpu_close(g);
         return s;

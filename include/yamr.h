@@ -56,6 +56,16 @@ typedef enum { YAMR_NAN_PROPAGATE = 0, YAMR_NAN_IGNORE } yamr_nan_policy;
  * AUTO picks, from the device's warp width, scheduling model and vendor (and, for a call small
  * enough to run one block, the element size and op), the fastest variant whose correctness on
  * that hardware is established; it never picks RACY or RACY_VOLATILE.
+ *
+ * What a variant set with yamr_set_variant() runs on a GPU (other calls: YAMR_ERROR_UNSUPPORTED):
+ * - WARP_SHUFFLE: every call.
+ * - ATOMIC: the calls AUTO gives it (a max, min, argmax or argmin of elements of at most 4 bytes
+ *   that runs one block: up to 2^14 elements of 4 bytes), and any other call of at most
+ *   max_block_threads elements (yamr_device_info) as one block of a thread per element.
+ * - SHARED_TREE, RACY_ITS, RACY_VOLATILE: calls of at most max_block_threads elements, every
+ *   dtype and call (min+max, asynchronous), as one block of a thread per element: the race lab's
+ *   kernel, so that the race behaviour compares across warp and wavefront hardware.
+ * - RACY: nothing in the library (yamr_set_variant() refuses it); `yamr-bench race` runs it.
  */
 typedef enum {
     YAMR_VARIANT_AUTO = 0,
@@ -92,7 +102,7 @@ typedef struct {
     int warp_size;          /**< lanes per warp / wavefront (1 for the CPU) */
     int independent_thread_scheduling; /**< 1 when the lanes of a warp need not run in lockstep */
     int multiprocessors;    /**< SMs / CUs (1 for the CPU) */
-    int max_block_threads;  /**< threads per block; also the largest n YAMR_VARIANT_RACY takes */
+    int max_block_threads;  /**< threads per block; also the largest n a single-block variant takes */
 } yamr_device_info;
 
 typedef struct yamr_context yamr_context;
@@ -287,7 +297,8 @@ typedef enum {
 /** The kernels a plan can name. */
 typedef enum {
     YAMR_KERNEL_CPU = 0,        /**< the CPU backend */
-    YAMR_KERNEL_SEED,           /**< the seed kernel: one block of n threads (YAMR_VARIANT_RACY) */
+    YAMR_KERNEL_SINGLE_BLOCK,   /**< one block, a thread per element: a variant's call outside
+                                     its split instances (see yamr_variant) */
     YAMR_KERNEL_LANES_PER_ROW,  /**< a group of lanes (up to a warp) per row */
     YAMR_KERNEL_BLOCK_PER_ROW,  /**< a block per row */
     YAMR_KERNEL_BLOCKS_PER_ROW, /**< several blocks split each row or segment, the last to finish
@@ -318,7 +329,7 @@ typedef struct {
     char why[240];         /**< one line: why this kernel and grid */
 } yamr_plan;
 
-/** "cpu", "seed", "lanes_per_row", ...; "invalid" for a value out of range. */
+/** "cpu", "single_block", "lanes_per_row", ...; "invalid" for a value out of range. */
 YAMR_API const char *yamr_kernel_name(yamr_kernel kernel);
 /**
  * The plan a call of kind `call` with `op` and `dtype` on `rows` x `cols` elements would get on

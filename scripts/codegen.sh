@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 printf '#define YAMR_API\n' > "$tmp/yamr_export.h"
 printf '#define YAMR_VERSION_STRING "0.1.0"\n#define YAMR_PLATFORM_STRING "x"\n' > "$tmp/yamr_version.h"
 cat > "$tmp/racy_instances.hip" <<'EOF'
-#include "block_reduce.hpp"
+#include "seed_kernel.hpp" /* lab/race: the seed kernel, and block_reduce.hpp */
 template __global__ void yamr_max_racy_kernel<32, false>(const float *, int, yamr__result *, yamr__race_probe *);
 template __global__ void yamr_max_racy_kernel<64, false>(const float *, int, yamr__result *, yamr__race_probe *);
 #define YAMR_INSTANCE(V, W)                                                                     \
@@ -33,7 +33,7 @@ YAMR_INSTANCE(YAMR_VARIANT_RACY_VOLATILE, 64)
 YAMR_INSTANCE(YAMR_VARIANT_RACY_ITS, 32)
 YAMR_INSTANCE(YAMR_VARIANT_RACY_ITS, 64)
 EOF
-includes=(-I"$root/include" -I"$root/src" -I"$root/hip_kernels" -I"$tmp")
+includes=(-I"$root/include" -I"$root/src" -I"$root/hip_kernels" -I"$root/lab/race" -I"$tmp")
 
 # Mangled names: <kernel> <W>
 name() {

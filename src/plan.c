@@ -12,7 +12,7 @@
 const char *yamr_kernel_name(yamr_kernel kernel)
 {
     static const char *const names[YAMR_KERNEL_COUNT] = {
-        "cpu", "seed", "lanes_per_row", "block_per_row", "blocks_per_row", "segments"};
+        "cpu", "single_block", "lanes_per_row", "block_per_row", "blocks_per_row", "segments"};
     return (unsigned)kernel < YAMR_KERNEL_COUNT ? names[kernel] : "invalid";
 }
 
@@ -147,32 +147,59 @@ static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, ya
 {
     const size_t most = (size_t)YAMR__GRID_MAX_BLOCKS_PER_UNIT * (size_t)ctx->info.multiprocessors;
     p->index_bits = index_bits_for(p->cols, most * YAMR__BLOCK_THREADS);
-    int per_unit = 0;
-    yamr_status s = yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant, slots,
-                                                   p->index_bits, &per_unit, err, errlen);
-    if (s != YAMR_SUCCESS) return s;
     const size_t esize = yamr_dtype_size(p->dtype);
     const size_t wanted = grid_blocks_for(p->cols, esize, aligned, YAMR__GRID_VECTORS(esize));
-    size_t fit = (size_t)per_unit * (size_t)ctx->info.multiprocessors;
-    if (fit > most) fit = most;
-    if (fit < 1) fit = 1;
-    const size_t chunks = (wanted + fit - 1) / fit; /* per thread; wanted >= 1 */
-    size_t blocks = (wanted + chunks - 1) / chunks;
+    size_t blocks = 1;
     p->chunk_vectors = YAMR__GRID_VECTORS(esize);
-    if (blocks > 1 && one_block_fits(p->cols, esize, aligned)) {
-        blocks = 1;
-        p->chunk_vectors = YAMR__GRID_ONE_BLOCK_VECTORS(esize);
-    } else if (aligned && chunks == 1 && blocks > 1) {
-        size_t spread = grid_blocks_for(p->cols, esize, aligned, YAMR__GRID_SPREAD_VECTORS(esize));
-        if (spread > (size_t)ctx->info.warp_size) spread = (size_t)ctx->info.warp_size;
-        if (spread > fit) spread = fit;
-        if (spread > blocks) blocks = spread;
+    if (one_block_fits(p->cols, esize, aligned)) {
+        /* one block: no occupancy to ask (the variant may have no split instance) */
+        if (wanted > 1) p->chunk_vectors = YAMR__GRID_ONE_BLOCK_VECTORS(esize);
+    } else {
+        int per_unit = 0;
+        yamr_status s = yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant, slots,
+                                                       p->index_bits, &per_unit, err, errlen);
+        if (s != YAMR_SUCCESS) return s;
+        size_t fit = (size_t)per_unit * (size_t)ctx->info.multiprocessors;
+        if (fit > most) fit = most;
+        if (fit < 1) fit = 1;
+        const size_t chunks = (wanted + fit - 1) / fit; /* per thread; wanted >= 1 */
+        blocks = (wanted + chunks - 1) / chunks;
+        if (aligned && chunks == 1 && blocks > 1) {
+            size_t spread =
+                grid_blocks_for(p->cols, esize, aligned, YAMR__GRID_SPREAD_VECTORS(esize));
+            if (spread > (size_t)ctx->info.warp_size) spread = (size_t)ctx->info.warp_size;
+            if (spread > fit) spread = fit;
+            if (spread > blocks) blocks = spread;
+        }
     }
     p->kernel = YAMR_KERNEL_BLOCKS_PER_ROW;
     p->shape = YAMR_ROWS_BLOCKS_PER_ROW;
     p->blocks_per_row = (int)blocks;
     p->grid_blocks = (unsigned)blocks;
     p->block_threads = YAMR__BLOCK_THREADS;
+    return YAMR_SUCCESS;
+}
+
+/* Whether libyamr holds the split kernel instance of this grid-wide call for the variant (the
+ * table's flags, yamr_internal.h): every call for a GRID_WIDE row; a call AUTO gives a
+ * ONE_BLOCK_FIRST row (one slot, elements of at most 4 bytes, one block) for such a row. */
+static int split_instance_held(const yamr__variant_info *v, yamr_call call, yamr_dtype dtype,
+                               size_t cols, int aligned)
+{
+    if (v->flags & YAMR__GRID_WIDE) return 1;
+    return (v->flags & YAMR__ONE_BLOCK_FIRST) && one_block_call(call, dtype, cols, aligned);
+}
+
+/* One block of a thread per element (the race lab's kernel): a variant's call that libyamr holds
+ * no split instance for, of at most max_block_threads elements. */
+static yamr_status plan_single_block(const yamr_context *ctx, yamr_plan *p)
+{
+    if (p->cols > (size_t)ctx->info.max_block_threads) return YAMR_ERROR_UNSUPPORTED;
+    p->kernel = YAMR_KERNEL_SINGLE_BLOCK;
+    p->grid_blocks = 1;
+    p->block_threads = yamr__single_block_threads(p->variant, (int)p->cols, ctx->info.warp_size);
+    p->index_bits = 32;
+    p->vector_loads = 0;
     return YAMR_SUCCESS;
 }
 
@@ -248,14 +275,12 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
         if (s != YAMR_SUCCESS) return s;
         if (!ctx->gpu) {
             /* the CPU backend */
-        } else if (p.variant == YAMR_VARIANT_RACY) {
-            if (cols > (size_t)ctx->info.max_block_threads) return YAMR_ERROR_UNSUPPORTED;
-            p.kernel = YAMR_KERNEL_SEED;
-            p.grid_blocks = 1;
-            p.block_threads = (int)cols;
-            p.index_bits = 32;
-        } else {
+        } else if (split_instance_held(yamr__variant_lookup(p.variant), call, dtype, cols,
+                                       aligned)) {
             s = plan_grid(ctx, call == YAMR_CALL_MINMAX ? 2 : 1, aligned, &p, err, errlen);
+            if (s != YAMR_SUCCESS) return s;
+        } else {
+            s = plan_single_block(ctx, &p);
             if (s != YAMR_SUCCESS) return s;
         }
     } else if (!ctx->gpu) {
@@ -290,8 +315,10 @@ static void explain(const yamr_context *ctx, yamr_plan *p)
                                "split",
                      yamr__cpu_isa_name(ctx->cpu.isa), unit);
         break;
-    case YAMR_KERNEL_SEED:
-        snprintf(why, cap, "racy: the seed kernel as written, one block, a thread per element");
+    case YAMR_KERNEL_SINGLE_BLOCK:
+        snprintf(why, cap, "%s: one block, a thread per element (libyamr holds no split "
+                           "instance of this call for it: yamr.h, \"Variants\")",
+                 yamr_variant_name(p->variant));
         break;
     case YAMR_KERNEL_LANES_PER_ROW:
         snprintf(why, cap,
@@ -301,15 +328,16 @@ static void explain(const yamr_context *ctx, yamr_plan *p)
     case YAMR_KERNEL_BLOCKS_PER_ROW:
         if (p->call == YAMR_CALL_REDUCE || p->call == YAMR_CALL_MINMAX) {
             int per_unit = 0;
-            char err[64];
-            (void)yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant,
-                                                 p->call == YAMR_CALL_MINMAX ? 2 : 1,
-                                                 p->index_bits, &per_unit, err, sizeof err);
+            char err[64], fit[64] = "one block";
+            if (yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant,
+                                               p->call == YAMR_CALL_MINMAX ? 2 : 1,
+                                               p->index_bits, &per_unit, err,
+                                               sizeof err) == YAMR_SUCCESS)
+                snprintf(fit, sizeof fit, "%d blocks fit per multiprocessor x %d", per_unit, mp);
             const yamr__variant_info *v = yamr__variant_lookup(p->variant);
-            snprintf(why, cap, "one row; %s (%s: %s); %d blocks fit per multiprocessor x %d",
-                     yamr_variant_name(p->variant),
+            snprintf(why, cap, "one row; %s (%s: %s); %s", yamr_variant_name(p->variant),
                      ctx->variant == YAMR_VARIANT_AUTO ? "AUTO's pick" : "set on the context",
-                     v ? v->correctness : "", per_unit, mp);
+                     v ? v->correctness : "", fit);
         } else {
             snprintf(why, cap, "%d blocks per %s: fewer than %d %ss per multiprocessor x %d",
                      p->blocks_per_row, unit, YAMR__ROWS_FEW_PER_UNIT, unit, mp);

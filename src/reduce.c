@@ -40,8 +40,6 @@ static yamr_status run(yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtyp
     if (ctx->info.vendor == YAMR_VENDOR_CPU) {
         yamr__cpu_reduce(&ctx->cpu, dtype, slots, op_is_min(op), nan_ignore, in, n, res);
     } else {
-        if (plan.kernel == YAMR_KERNEL_SEED && async)
-            return YAMR_ERROR_UNSUPPORTED; /* the seed kernel: one block, synchronous */
         yamr__gpu_call call = {&plan, dtype, op_is_min(op), slots == 2, nan_ignore, in, n,
                                {NULL, NULL}, {NULL, NULL}};
         if (async)

@@ -26,7 +26,7 @@ static unsigned warp_width_bit(int warp_size)
 int yamr__variant_runs_on(const yamr__variant_info *v, const yamr_device_info *dev, yamr_op op,
                           yamr_dtype dtype)
 {
-    if (dev->vendor == YAMR_VENDOR_CPU) return 0;
+    if (dev->vendor == YAMR_VENDOR_CPU || (v->flags & YAMR__LAB_ONLY)) return 0;
     if (!(v->warp_widths & warp_width_bit(dev->warp_size))) return 0;
     if ((v->flags & YAMR__F32_MAX_ONLY) && !(op == YAMR_OP_MAX && dtype == YAMR_DTYPE_F32))
         return 0;

@@ -16,8 +16,11 @@ enum {
     YAMR__RACY = 1u << 0,           /* correctness not established anywhere: never AUTO */
     YAMR__NEEDS_LOCKSTEP = 1u << 1, /* correct only where a warp's lanes run in lockstep */
     YAMR__F32_MAX_ONLY = 1u << 2,   /* the seed kernel: float32 MAX, nothing else */
-    YAMR__ONE_BLOCK_FIRST = 1u << 3 /* AUTO's pick, ahead of the order, for a small call that
-                                       runs one block (yamr__select_variant) */
+    YAMR__ONE_BLOCK_FIRST = 1u << 3, /* AUTO's pick, ahead of the order, for a small call that
+                                        runs one block (yamr__select_variant); libyamr holds
+                                        its instances for those calls */
+    YAMR__GRID_WIDE = 1u << 4,      /* libyamr holds its instances for every grid-wide call */
+    YAMR__LAB_ONLY = 1u << 5        /* libyamr holds no instance: only the lab (lab/) runs it */
 };
 
 /* Warp widths a variant is instantiated for, as a bit mask. */
@@ -32,9 +35,16 @@ enum {
  * launchers (hip_kernels/block_merge.hpp, yamr__with_block_variant) their one switch from a
  * run-time variant to a block algorithm. A new variant is a row here, its block algorithm (one
  * file under hip_kernels/block/) and its enum value in yamr.h.
+ *
+ * What libyamr runs of each (the flags; include/yamr.h says the same to users): a GRID_WIDE row
+ * every call; a ONE_BLOCK_FIRST row the calls AUTO gives it (one slot, elements of at most 4
+ * bytes, one block of the split kernel); every row but a LAB_ONLY one, any other call of at most
+ * max_block_threads elements as one block of a thread per element (the race lab's kernel,
+ * YAMR_KERNEL_SINGLE_BLOCK); nothing else (YAMR_ERROR_UNSUPPORTED). The seed kernel (`racy`)
+ * and the probed instances live in the lab (lab/race/).
  */
 #define YAMR__VARIANT_TABLE(X)                                                                 \
-    X(YAMR_VARIANT_WARP_SHUFFLE, "warp_shuffle", YAMR__W32 | YAMR__W64, 0,                     \
+    X(YAMR_VARIANT_WARP_SHUFFLE, "warp_shuffle", YAMR__W32 | YAMR__W64, YAMR__GRID_WIDE,       \
       "shuffles move values between lanes of one warp; barriers order the per-warp results")   \
     X(YAMR_VARIANT_ATOMIC, "atomic", YAMR__W32 | YAMR__W64, YAMR__ONE_BLOCK_FIRST,             \
       "atomic max on an order-preserving key is exact whatever the interleaving")              \
@@ -46,7 +56,8 @@ enum {
     X(YAMR_VARIANT_RACY_VOLATILE, "racy_volatile", YAMR__W32 | YAMR__W64, YAMR__RACY,          \
       "wrong in 2-9% of multi-warp blocks on an H100: a stale store lands after another "     \
       "warp's last check")                                                                     \
-    X(YAMR_VARIANT_RACY, "racy", YAMR__W32 | YAMR__W64, YAMR__RACY | YAMR__F32_MAX_ONLY,       \
+    X(YAMR_VARIANT_RACY, "racy", YAMR__W32 | YAMR__W64,                                        \
+      YAMR__RACY | YAMR__F32_MAX_ONLY | YAMR__LAB_ONLY,                                        \
       "the seed kernel as written: the compiler keeps the shared value in a register; wrong "  \
       "in 97-100%")
 
@@ -57,6 +68,24 @@ typedef struct {
     unsigned flags;
     const char *correctness; /* one line: why it is (or is not) correct, and where */
 } yamr__variant_info;
+
+/* Threads one block of a thread per element launches for n elements on warps of warp_size lanes
+ * (YAMR_KERNEL_SINGLE_BLOCK and the race lab): n for the racy loops (the seed's shape), a power of
+ * two for shared_tree's halving tree, whole warps elsewhere. */
+static inline int yamr__single_block_threads(yamr_variant v, int n, int warp_size)
+{
+    switch (v) {
+    case YAMR_VARIANT_RACY:
+    case YAMR_VARIANT_RACY_VOLATILE:
+    case YAMR_VARIANT_RACY_ITS: return n;
+    case YAMR_VARIANT_SHARED_TREE: {
+        int t = warp_size;
+        while (t < n) t *= 2;
+        return t;
+    }
+    default: return (n + warp_size - 1) / warp_size * warp_size;
+    }
+}
 
 /* The rows of YAMR__VARIANT_TABLE, in its order. */
 extern const yamr__variant_info yamr__variants[];
@@ -144,8 +173,12 @@ yamr_status yamr__gpu_copy(yamr__gpu *gpu, void *dst, const void *src, size_t by
 yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call, yamr__result *res,
                              char *err, size_t errlen);
 yamr_status yamr__gpu_set_stream(yamr__gpu *gpu, void *stream);
+/* At yamr_create(): the occupancy of every split kernel instance of a grid of several blocks. */
+yamr_status yamr__gpu_ask_occupancy(yamr__gpu *gpu, char *err, size_t errlen);
 /* Blocks of a grid-wide call's split kernel for (dtype, variant, slots, index bits: 32 or 64)
- * that fit on one multiprocessor; asked of the runtime once per context and kernel. */
+ * that fit on one multiprocessor, as asked of the runtime at yamr_create()
+ * (yamr__gpu_ask_occupancy); YAMR_ERROR_UNSUPPORTED where the library holds no such instance.
+ * Asks nothing at call time. */
 yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
                                            int slots, int index_bits, int *blocks, char *err,
                                            size_t errlen);

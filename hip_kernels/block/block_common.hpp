@@ -25,17 +25,7 @@ __device__ inline Key yamr__key_max(Key a, Key b)
 /* Threads a variant launches for a segment of n elements on warps of width W. */
 static inline int yamr__block_threads(yamr_variant v, int n, int warp_size)
 {
-    switch (v) {
-    case YAMR_VARIANT_RACY:
-    case YAMR_VARIANT_RACY_VOLATILE:
-    case YAMR_VARIANT_RACY_ITS: return n; /* the seed's shape: one thread per element, any n */
-    case YAMR_VARIANT_SHARED_TREE: {
-        int t = warp_size; /* a power of two for the halving tree */
-        while (t < n) t *= 2;
-        return t;
-    }
-    default: return (n + warp_size - 1) / warp_size * warp_size;
-    }
+    return yamr__single_block_threads(v, n, warp_size);
 }
 
 template <bool Probe>

@@ -1,4 +1,5 @@
-/* The race lab on the GPU: the library's single-block kernels, instantiated with the probe. */
+/* The race lab on the GPU: the library's single-block kernels and the seed kernel, instantiated
+ * with the probe. */
 #include <algorithm>
 #include <math.h>
 #include <string.h>
@@ -6,6 +7,7 @@
 
 #include "block_reduce.hpp"
 #include "race_lab.h"
+#include "seed_kernel.hpp"
 
 #define TRY(call)                                                                              \
     do {                                                                                       \
