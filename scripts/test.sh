@@ -14,8 +14,9 @@
 #                        GPU); skipped, with the reason, when nvcc is not found
 #   (d) build/amd        hipcc: library, tests and examples compile and link (nothing runs);
 #                        then the AMD assembly of every kernel read three ways (test/amd/): as
-#                        Debian's HIP 5.2 builds it, as a ROCm >= 7.2 compiler sees it (no
-#                        __AMDGCN_WAVEFRONT_SIZE; clang 19 from Debian), and gfx1030 in wave64
+#                        Debian's HIP 5.2 builds it (the library build's own, -save-temps=obj),
+#                        as a ROCm >= 7.2 compiler sees it (no __AMDGCN_WAVEFRONT_SIZE; clang 19
+#                        from Debian), and gfx1030 in wave64
 #   (e) build/readme     the README's "Using the installed package" and "Fortran" commands
 #                        run as written, in a copy of the tree with a scratch $HOME; then
 #                        find_package(yamr COMPONENTS ...) from the outside, and the MPI
@@ -24,7 +25,9 @@
 #                        CMake/ROCm architecture variables honoured (with nvcc, hipcc)
 #
 # --quick runs (a) only; --install runs (a), (e) and (f). Build folders are reused, so a second
-# run only rebuilds what changed.
+# run only rebuilds what changed. (c), (d) and (f) run in the background beside (b) and (e), each
+# into build/logs/STEP.log, printed when it ends: the builds and the single-threaded phases of
+# the others (configure, the tests, the assembly checks) share the cores.
 set -euo pipefail
 
 usage() { sed -n '2,24s/^# \{0,1\}//p' "$0"; }
@@ -118,6 +121,49 @@ quick_tests() {
   fi
 }
 
+# ---- Steps in the background ----------------------------------------------------------------
+# start_bg <name> <description> <function>: runs the function in a subshell (errexit on) into
+# build/logs/<name>.log; wait_bg prints each log in start order, records its time and fails the
+# run when one failed.
+bg_pids=()
+bg_names=()
+mkdir -p "$root/build/logs"
+start_bg() {
+  local name=$1 desc=$2 fn=$3
+  (
+    set -euo pipefail
+    t0=$SECONDS
+    section "$name: $desc"
+    "$fn"
+    echo "$name: done in $((SECONDS - t0))s"
+  ) > "$root/build/logs/$name.log" 2>&1 &
+  bg_pids+=($!)
+  bg_names+=("$name")
+  echo "started in the background: $name ($desc), log build/logs/$name.log"
+}
+wait_bg() {
+  local i rc name failed=()
+  for i in "${!bg_pids[@]}"; do
+    name=${bg_names[$i]}
+    rc=0
+    wait "${bg_pids[$i]}" || rc=$?
+    cat "$root/build/logs/$name.log"
+    if ((rc != 0)); then
+      failed+=("$name")
+      step_results+=("$name:FAILED")
+    else
+      step_results+=("$name:$(sed -n "s/^$name: done in \([0-9]*s\)$/\1/p" "$root/build/logs/$name.log")")
+    fi
+  done
+  bg_pids=()
+  bg_names=()
+  if ((${#failed[@]})); then
+    current_step="${failed[*]}"
+    echo "background step(s) failed: ${failed[*]} (logs in build/logs/)" >&2
+    return 1
+  fi
+}
+
 # ---- (a) CPU ------------------------------------------------------------------------------
 begin_step cpu "CPU backend (build/cpu)"
 configure_and_build build/cpu -DYAMR_PLATFORM=cpu -DYAMR_WITH_MPI=ON
@@ -139,6 +185,132 @@ if ((quick)); then
   echo "test.sh: PASS (--quick) in $((SECONDS - t_start))s: ${step_results[*]}"
   exit 0
 fi
+
+# ---- (f) Build conventions, configure only ------------------------------------------------
+# What a cluster user types at the configure step, and the `-- yamr:` line that answers it.
+step_conventions() {
+  conv=$root/build/conventions
+  # expect_configure <ok|fail> <pattern> <cmake args...>: configures a fresh folder; the output
+  # must match the pattern (an extended regular expression).
+  expect_configure() {
+    local want=$1 pattern=$2 out rc=0
+    shift 2
+    rm -rf "$conv"
+    out=$(cmake -S "$root" -B "$conv" "$@" 2>&1) || rc=$?
+    local got=ok
+    ((rc == 0)) || got=fail
+    if [[ $got == "$want" ]] && tr -s '[:space:]' ' ' <<< "$out" | grep -qE "$pattern"; then
+      echo "$want as expected: cmake $* -> $(tr -s '[:space:]' ' ' <<< "$out" | grep -oE "$pattern" | head -n 1)"
+    else
+      echo "$out" >&2
+      echo "cmake $*: expected $want with output matching '$pattern' (exit $rc)" >&2
+      exit 1
+    fi
+  }
+  expect_configure ok "yamr: tests off: cmocka not found" \
+    -DYAMR_PLATFORM=cpu -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON
+  expect_configure fail "YAMR_BUILD_TESTS=ON needs cmocka" \
+    -DYAMR_PLATFORM=cpu -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON -DYAMR_BUILD_TESTS=ON
+  if command -v nvcc > /dev/null; then
+    expect_configure ok "architectures 86 \(from CMAKE_CUDA_ARCHITECTURES\)" \
+      -DYAMR_PLATFORM=nvidia -DCMAKE_CUDA_ARCHITECTURES=86
+    grep -rqE 'code=\[?[a-z_0-9,]*sm_86' "$conv/CMakeFiles/yamr_objects.dir/flags.make" \
+      || { echo "sm_86 is not in the CUDA flags" >&2; exit 1; }
+    expect_configure ok "architectures 80;90 \(from YAMR_CUDA_ARCHS\)" \
+      -DYAMR_PLATFORM=nvidia -DYAMR_CUDA_ARCHS="80;90"
+    # A folder whose cache holds CMake's own default (configured before yamr recorded its choice)
+    # gets yamr's default, not that.
+    mkdir -p build
+    echo 'set(CMAKE_CUDA_ARCHITECTURES 75 CACHE STRING "CUDA architectures")' > build/cmake-default.cmake
+    expect_configure ok "architectures 80;90 \(from YAMR_CUDA_ARCHS\)" \
+      -C build/cmake-default.cmake -DYAMR_PLATFORM=nvidia -DYAMR_CUDA_ARCHS="80;90"
+  else
+    echo "nvcc not found: the CUDA architecture checks are left out"
+  fi
+  if command -v hipcc > /dev/null; then
+    expect_configure ok "architectures gfx942 \(from GPU_TARGETS\)" \
+      -DYAMR_PLATFORM=amd -DGPU_TARGETS=gfx942
+    grep -rq -- '--offload-arch=gfx942' "$conv/CMakeFiles/yamr_objects.dir/build.make" \
+      || { echo "gfx942 is not in the hipcc command" >&2; exit 1; }
+    expect_configure ok "architectures gfx1100;gfx90a \(from CMAKE_HIP_ARCHITECTURES\)" \
+      -DYAMR_PLATFORM=amd -DCMAKE_HIP_ARCHITECTURES="gfx1100;gfx90a"
+    expect_configure ok "architectures gfx90a;gfx1030 \(from YAMR_HIP_ARCHS\)" -DYAMR_PLATFORM=amd
+    expect_configure fail "CMAKE_HIP_ARCHITECTURES \(gfx1100\) and GPU_TARGETS \(gfx942\) differ" \
+      -DYAMR_PLATFORM=amd -DCMAKE_HIP_ARCHITECTURES=gfx1100 -DGPU_TARGETS=gfx942
+  else
+    echo "hipcc not found: the AMD architecture checks are left out"
+  fi
+  rm -rf "$conv"
+}
+
+# ---- (c) NVIDIA (in the background) -------------------------------------------------------
+step_nvidia() {
+  configure_and_build build/nvidia -DYAMR_PLATFORM=nvidia
+  if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
+    echo "GPU: $(nvidia-smi -L | head -n 1)"
+  else
+    echo "no NVIDIA GPU here: GPU tests skip, CPU-side tests run"
+  fi
+  quick_tests build/nvidia
+}
+
+# ---- (d) AMD: compile and link only (in the background) -------------------------------------
+# Every kernel instance the host can launch on a target must have a body (test/amd/check_isa.py).
+# ROCm >= 7.2 has no __AMDGCN_WAVEFRONT_SIZE: test/amd/rocm_7_2_view.h removes it after HIP 5.2's
+# headers. Debian's hipcc (clang 15) then has no way to know the wave width and must refuse to
+# compile; clang 19 has __builtin_amdgcn_wavefrontsize(), as current ROCm compilers do. The
+# library is built once, keeping its assembly (-save-temps=obj): HIP 5.2's view is read from
+# there; clang 19's two views compile beside the build.
+step_amd() {
+  cmake -S "$root" -B build/amd -DYAMR_PLATFORM=amd -DYAMR_HIP_FLAGS=-save-temps=obj
+  local isa_flags="-I$root/hip_kernels -I$root/src -I$root/include -I$root/build/amd/include"
+  local view="-include $root/test/amd/rocm_7_2_view.h"
+  local clang19="/usr/lib/llvm-19/bin/clang++ --rocm-path=/usr"
+  clang19+=" --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+  local kernels=("$root"/hip_kernels/*.hip)
+  mkdir -p build/amd/isa
+  python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view" \
+    --out build/amd/isa/rocm72 --target gfx90a:64 --target gfx1030:32 "${kernels[@]}" \
+    > build/amd/isa/rocm72.log 2>&1 &
+  local rocm72=$!
+  python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view -mwavefrontsize64" \
+    --out build/amd/isa/wave64 --target gfx1030:64 "${kernels[@]}" > build/amd/isa/wave64.log 2>&1 &
+  local wave64=$!
+  local no_width=0
+  hipcc -std=c++17 $isa_flags $view -x hip --cuda-device-only -S --offload-arch=gfx90a \
+    -o /dev/null hip_kernels/grid_reduce.hip > build/amd/isa/no-width.log 2>&1 || no_width=1
+  cmake --build build/amd -j "$jobs"
+  echo "built for AMD; nothing runs here (no AMD GPU)"
+  echo "-- AMD assembly, Debian's hipcc (HIP 5.2, __AMDGCN_WAVEFRONT_SIZE defined): the build's"
+  python3 test/amd/check_isa.py --asm-dir build/amd/yamr_objects_hip \
+    --target gfx90a:64 --target gfx1030:32 "${kernels[@]}"
+  echo "-- Debian's hipcc without __AMDGCN_WAVEFRONT_SIZE: must refuse with a clear error"
+  ((no_width)) || { echo "compiled without knowing the wave width (expected an error)" >&2; exit 1; }
+  grep -m1 "cannot tell this AMD target's wave width" build/amd/isa/no-width.log
+  local rc=0
+  echo "-- AMD assembly as ROCm >= 7.2 sees it (clang 19, no __AMDGCN_WAVEFRONT_SIZE)"
+  wait "$rocm72" || rc=1
+  cat build/amd/isa/rocm72.log
+  echo "-- AMD assembly, gfx1030 in wave64 mode (clang 19, -mwavefrontsize64)"
+  wait "$wave64" || rc=1
+  cat build/amd/isa/wave64.log
+  return "$rc"
+}
+
+if ((!install_only)); then
+  if command -v nvcc > /dev/null; then
+    start_bg nvidia "NVIDIA, $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/CUDA \1/p') (build/nvidia)" \
+      step_nvidia
+  else
+    section "nvidia: SKIPPED"
+    echo "nvcc is not on PATH and /usr/local/cuda/bin does not exist: the NVIDIA configuration" \
+         "(build/nvidia) was not built. Install the CUDA toolkit to include it."
+    skip_step nvidia
+  fi
+  start_bg amd "AMD, hipcc, compile and link only (build/amd)" step_amd
+fi
+start_bg conventions "configure only: tests without cmocka, architecture variables" \
+  step_conventions
 
 if ((!install_only)); then
 # ---- (b) CPU with sanitizers --------------------------------------------------------------
@@ -184,53 +356,6 @@ TSAN_OPTIONS=${TSAN_OPTIONS:-ignore_noninstrumented_modules=1:halt_on_error=1} \
   -R '^(cpu_threads|semantics_cpu|rows_cpu|threads_cpu)$'
 end_step
 
-# ---- (c) NVIDIA ---------------------------------------------------------------------------
-if command -v nvcc > /dev/null; then
-  begin_step nvidia "NVIDIA, $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/CUDA \1/p') (build/nvidia)"
-  configure_and_build build/nvidia -DYAMR_PLATFORM=nvidia
-  if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
-    echo "GPU: $(nvidia-smi -L | head -n 1)"
-  else
-    echo "no NVIDIA GPU here: GPU tests skip, CPU-side tests run"
-  fi
-  quick_tests build/nvidia
-  end_step
-else
-  section "nvidia: SKIPPED"
-  echo "nvcc is not on PATH and /usr/local/cuda/bin does not exist: the NVIDIA configuration" \
-       "(build/nvidia) was not built. Install the CUDA toolkit to include it."
-  skip_step nvidia
-fi
-
-# ---- (d) AMD: compile and link only -------------------------------------------------------
-begin_step amd "AMD, hipcc, compile and link only (build/amd)"
-configure_and_build build/amd -DYAMR_PLATFORM=amd
-echo "built for AMD; nothing runs here (no AMD GPU)"
-# Every kernel instance the host can launch on a target must have a body (test/amd/check_isa.py).
-# ROCm >= 7.2 has no __AMDGCN_WAVEFRONT_SIZE: test/amd/rocm_7_2_view.h removes it after HIP 5.2's
-# headers. Debian's hipcc (clang 15) then has no way to know the wave width and must refuse to
-# compile; clang 19 has __builtin_amdgcn_wavefrontsize(), as current ROCm compilers do.
-isa_flags="-I$root/hip_kernels -I$root/src -I$root/include -I$root/build/amd/include"
-view="-include $root/test/amd/rocm_7_2_view.h"
-clang19="/usr/lib/llvm-19/bin/clang++ --rocm-path=/usr"
-clang19+=" --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
-kernels=("$root"/hip_kernels/*.hip)
-echo "-- AMD assembly, Debian's hipcc (HIP 5.2, __AMDGCN_WAVEFRONT_SIZE defined)"
-python3 test/amd/check_isa.py --cxx hipcc --flags "$isa_flags" --out build/amd/isa/hip52 \
-  --target gfx90a:64 --target gfx1030:32 "${kernels[@]}"
-echo "-- Debian's hipcc without __AMDGCN_WAVEFRONT_SIZE: must refuse with a clear error"
-if hipcc -std=c++17 $isa_flags $view -x hip --cuda-device-only -S --offload-arch=gfx90a \
-     -o /dev/null hip_kernels/grid_reduce.hip > build/amd/isa/no-width.log 2>&1; then
-  echo "compiled without knowing the wave width (expected an error)" >&2; exit 1
-fi
-grep -m1 "cannot tell this AMD target's wave width" build/amd/isa/no-width.log
-echo "-- AMD assembly as ROCm >= 7.2 sees it (clang 19, no __AMDGCN_WAVEFRONT_SIZE)"
-python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view" \
-  --out build/amd/isa/rocm72 --target gfx90a:64 --target gfx1030:32 "${kernels[@]}"
-echo "-- AMD assembly, gfx1030 in wave64 mode (clang 19, -mwavefrontsize64)"
-python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view -mwavefrontsize64" \
-  --out build/amd/isa/wave64 --target gfx1030:64 "${kernels[@]}"
-end_step
 fi # not --install
 
 # ---- (e) The installed package, from the outside ------------------------------------------
@@ -314,62 +439,7 @@ mpi_libdir=$(PKG_CONFIG_PATH=$mpi_pc_dir pkg-config --variable=libdir yamr-mpi)
 timeout 120 mpiexec -n 2 "$readme/mpi_argmax" 1000
 end_step
 
-# ---- (f) Build conventions, configure only ------------------------------------------------
-# What a cluster user types at the configure step, and the `-- yamr:` line that answers it.
-begin_step conventions "configure only: tests without cmocka, architecture variables"
-conv=$root/build/conventions
-# expect_configure <ok|fail> <pattern> <cmake args...>: configures a fresh folder; the output
-# must match the pattern (an extended regular expression).
-expect_configure() {
-  local want=$1 pattern=$2 out rc=0
-  shift 2
-  rm -rf "$conv"
-  out=$(cmake -S "$root" -B "$conv" "$@" 2>&1) || rc=$?
-  local got=ok
-  ((rc == 0)) || got=fail
-  if [[ $got == "$want" ]] && tr -s '[:space:]' ' ' <<< "$out" | grep -qE "$pattern"; then
-    echo "$want as expected: cmake $* -> $(tr -s '[:space:]' ' ' <<< "$out" | grep -oE "$pattern" | head -n 1)"
-  else
-    echo "$out" >&2
-    echo "cmake $*: expected $want with output matching '$pattern' (exit $rc)" >&2
-    exit 1
-  fi
-}
-expect_configure ok "yamr: tests off: cmocka not found" \
-  -DYAMR_PLATFORM=cpu -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON
-expect_configure fail "YAMR_BUILD_TESTS=ON needs cmocka" \
-  -DYAMR_PLATFORM=cpu -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON -DYAMR_BUILD_TESTS=ON
-if command -v nvcc > /dev/null; then
-  expect_configure ok "architectures 86 \(from CMAKE_CUDA_ARCHITECTURES\)" \
-    -DYAMR_PLATFORM=nvidia -DCMAKE_CUDA_ARCHITECTURES=86
-  grep -rqE 'code=\[?[a-z_0-9,]*sm_86' "$conv/CMakeFiles/yamr_objects.dir/flags.make" \
-    || { echo "sm_86 is not in the CUDA flags" >&2; exit 1; }
-  expect_configure ok "architectures 80;90 \(from YAMR_CUDA_ARCHS\)" \
-    -DYAMR_PLATFORM=nvidia -DYAMR_CUDA_ARCHS="80;90"
-  # A folder whose cache holds CMake's own default (configured before yamr recorded its choice)
-  # gets yamr's default, not that.
-  mkdir -p build
-  echo 'set(CMAKE_CUDA_ARCHITECTURES 75 CACHE STRING "CUDA architectures")' > build/cmake-default.cmake
-  expect_configure ok "architectures 80;90 \(from YAMR_CUDA_ARCHS\)" \
-    -C build/cmake-default.cmake -DYAMR_PLATFORM=nvidia -DYAMR_CUDA_ARCHS="80;90"
-else
-  echo "nvcc not found: the CUDA architecture checks are left out"
-fi
-if command -v hipcc > /dev/null; then
-  expect_configure ok "architectures gfx942 \(from GPU_TARGETS\)" \
-    -DYAMR_PLATFORM=amd -DGPU_TARGETS=gfx942
-  grep -rq -- '--offload-arch=gfx942' "$conv/CMakeFiles/yamr_objects.dir/build.make" \
-    || { echo "gfx942 is not in the hipcc command" >&2; exit 1; }
-  expect_configure ok "architectures gfx1100;gfx90a \(from CMAKE_HIP_ARCHITECTURES\)" \
-    -DYAMR_PLATFORM=amd -DCMAKE_HIP_ARCHITECTURES="gfx1100;gfx90a"
-  expect_configure ok "architectures gfx90a;gfx1030 \(from YAMR_HIP_ARCHS\)" -DYAMR_PLATFORM=amd
-  expect_configure fail "CMAKE_HIP_ARCHITECTURES \(gfx1100\) and GPU_TARGETS \(gfx942\) differ" \
-    -DYAMR_PLATFORM=amd -DCMAKE_HIP_ARCHITECTURES=gfx1100 -DGPU_TARGETS=gfx942
-else
-  echo "hipcc not found: the AMD architecture checks are left out"
-fi
-rm -rf "$conv"
-end_step
+wait_bg # (c), (d) and (f)
 
 echo
 echo "test.sh: PASS in $((SECONDS - t_start))s: ${step_results[*]}"

@@ -2,10 +2,13 @@
 """Reads the AMD assembly of yamr's kernels and checks that each target got real kernels.
 
     check_isa.py --cxx "hipcc" [--flags "..."] --target gfx90a:64 --target gfx1030:32 \
-                 --out DIR hip_kernels/*.hip
+                 --out DIR [--jobs N] hip_kernels/*.hip
+    check_isa.py --asm-dir DIR --target gfx90a:64 --target gfx1030:32 hip_kernels/*.hip
 
 For every source and target it compiles the device code to assembly (`-x hip --cuda-device-only
--S`) and fails when:
+-S`; N compiles at once), or reads the assembly a build left with `-save-temps=obj` in DIR
+(`<source>-hip-amdgcn-amd-amdhsa-<arch>.s`: scripts/test.sh builds the AMD library so, and
+checks its own objects instead of compiling them again), and fails when:
   - a kernel instance for the target's wave width (the instances the host can launch there) has
     no vector-memory load: an empty body, what a lost wave width used to produce;
   - the instances for the target's width are not exactly half of all instances (every kernel is
@@ -15,6 +18,7 @@ depends on its version (clang 15 folds the width test, clang 19 keeps a branch):
 how many kept one. Prints one line per source and target. Exit status 0 when every check passes.
 """
 import argparse
+import concurrent.futures
 import os
 import re
 import shlex
@@ -58,7 +62,7 @@ def kernels(asm_path):
     names = [l.split()[1] for l in lines if l.strip().startswith(".amdhsa_kernel ")]
     loads = {}
     for name in names:
-        i = next(k for k, l in enumerate(lines) if l.split(" ;")[0] == name + ":")
+        i = next(k for k, l in enumerate(lines) if l.split(";")[0].strip() == name + ":")
         n = 0
         while not lines[i].startswith(".Lfunc_end"):
             n += bool(LOAD.match(lines[i]))
@@ -88,43 +92,58 @@ def check(asm_path, width):
     return mine, len(loads), kept, problems
 
 
+def assemble(a, src, arch):
+    """The assembly of src for arch: (path, None), or (None, the compiler's error lines)."""
+    base = os.path.splitext(os.path.basename(src))[0]
+    if a.asm_dir:
+        asm = os.path.join(a.asm_dir, f"{base}-hip-amdgcn-amd-amdhsa-{arch}.s")
+        return (asm, None) if os.path.exists(asm) else (None, f"no {asm} (built with -save-temps=obj?)")
+    asm = os.path.join(a.out, f"{base}-{arch}.s")
+    cmd = (shlex.split(a.cxx) + ["-std=c++17", "-O3"] + shlex.split(a.flags) +
+           ["-x", "hip", "--cuda-device-only", "-S", f"--offload-arch={arch}", "-o", asm, src])
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        errors = [l for l in r.stderr.splitlines() if "error" in l]
+        return None, " | ".join(errors[:3]) or r.stderr[-300:]
+    return asm, None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cxx", required=True, help="the HIP compiler command (e.g. hipcc)")
+    ap.add_argument("--cxx", help="the HIP compiler command (e.g. hipcc)")
     ap.add_argument("--flags", default="", help="more compiler flags (include dirs, -D, ...)")
     ap.add_argument("--target", action="append", required=True,
                     help="ARCH:WIDTH, e.g. gfx90a:64 (repeatable)")
-    ap.add_argument("--out", required=True, help="folder for the assembly files")
+    ap.add_argument("--out", help="folder for the assembly files")
+    ap.add_argument("--asm-dir", help="read the assembly a -save-temps=obj build left here")
+    ap.add_argument("--jobs", type=int, default=1, help="compiles at once (default 1)")
     ap.add_argument("sources", nargs="+")
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
+    if not a.asm_dir and not (a.cxx and a.out):
+        ap.error("give --cxx and --out, or --asm-dir")
+    if a.out:
+        os.makedirs(a.out, exist_ok=True)
+    jobs = [(src, *t.split(":")) for src in a.sources for t in a.target]
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+        made = list(pool.map(lambda j: assemble(a, j[0], j[1]), jobs))
     failed = False
-    for src in a.sources:
+    for (src, arch, width), (asm, error) in zip(jobs, made):
         base = os.path.splitext(os.path.basename(src))[0]
-        for target in a.target:
-            arch, width = target.split(":")
-            asm = os.path.join(a.out, f"{base}-{arch}-w{width}.s")
-            cmd = (shlex.split(a.cxx) + ["-std=c++17", "-O3"] + shlex.split(a.flags) +
-                   ["-x", "hip", "--cuda-device-only", "-S", f"--offload-arch={arch}", "-o", asm,
-                    src])
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode != 0:
-                errors = [l for l in r.stderr.splitlines() if "error" in l]
-                print(f"FAIL {base} {arch} (wave{width}): does not compile: "
-                      f"{' | '.join(errors[:3]) or r.stderr[-300:]}")
-                failed = True
-                continue
-            mine, total, kept, problems = check(asm, int(width))
-            if total == 0:
-                print(f"ok   {base} {arch}: no kernels")
-                continue
-            status = "FAIL" if problems else "ok  "
-            print(f"{status} {base} {arch} (wave{width}): {mine} of {total} kernel instances are "
-                  f"for wave{width}, each with loads; of the other {total - mine}, {kept} keep a body "
-                  "behind the width test")
-            for p in problems[:10]:
-                print(f"     {p}")
-            failed |= bool(problems)
+        if asm is None:
+            print(f"FAIL {base} {arch} (wave{width}): does not compile: {error}")
+            failed = True
+            continue
+        mine, total, kept, problems = check(asm, int(width))
+        if total == 0:
+            print(f"ok   {base} {arch}: no kernels")
+            continue
+        status = "FAIL" if problems else "ok  "
+        print(f"{status} {base} {arch} (wave{width}): {mine} of {total} kernel instances are "
+              f"for wave{width}, each with loads; of the other {total - mine}, {kept} keep a body "
+              "behind the width test")
+        for p in problems[:10]:
+            print(f"     {p}")
+        failed |= bool(problems)
     return 1 if failed else 0
 
 
