@@ -399,9 +399,11 @@ int main(int argc, char **argv)
     if (!buf || !values || !indices || !second) return 1;
     { /* the plan of a batched call, which names the instruction set */
         yamr_plan plan;
+        char why[512];
         if (yamr_plan_for(ctx, YAMR_CALL_ROWS, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 1, &plan) ==
-            YAMR_SUCCESS)
-            printf("# plan: %s\n", plan.why);
+                YAMR_SUCCESS &&
+            yamr_plan_describe(ctx, &plan, why, sizeof why) == YAMR_SUCCESS)
+            printf("# plan: %s\n", why);
     }
     printf("# case\tdtype\tsize\timpl\tthreads\tbest_ms\tbytes\n");
     char size[48];

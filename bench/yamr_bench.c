@@ -115,10 +115,12 @@ static void print_summary(FILE *f, yamr_context *ctx, int on_gpu, const char *no
     else
         fprintf(f, "device:  the CPU backend (%s)\n", no_gpu_why);
     yamr_plan plan; /* what an f32 argmax of 2^20 runs here, and why */
+    char why[512];
     if (yamr_plan_for(ctx, YAMR_CALL_REDUCE, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 1, (size_t)1 << 20,
-                      &plan) == YAMR_SUCCESS)
+                      &plan) == YAMR_SUCCESS &&
+        yamr_plan_describe(ctx, &plan, why, sizeof why) == YAMR_SUCCESS)
         fprintf(f, "plan:    f32 argmax of 2^20: %s kernel, %s\n", yamr_kernel_name(plan.kernel),
-                plan.why);
+                why);
 
     size_t largest = 0;
     for (int i = 0; i < s->count; ++i)

@@ -233,7 +233,7 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
     const long long n = (long long)call->n;
     const yamr__matrix_layout one_row = {n, n};
     if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots, plan->index_bits,
-                          plan->blocks_per_row == 1, plan->chunk_vectors,
+                          plan->blocks_per_row == 1, (int)YAMR__PLAN_CHUNK_VECTORS(plan),
                           [&](auto kernel, auto acc) {
             typedef typename std::remove_pointer<decltype(acc)>::type Acc;
             kernel<<<plan->grid_blocks, plan->block_threads, 0, gpu->stream>>>(

@@ -26,7 +26,7 @@ static void launch_plan(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr__matrix_l
         launch_split<Acc, WarpSize>(gpu, p, in, layout, args, out);
         break;
     case YAMR_KERNEL_LANES_PER_ROW:
-        if (p->lanes_per_row == YAMR__ROWS_GROUP_LANES)
+        if (YAMR__PLAN_LANES_PER_ROW(p) == YAMR__ROWS_GROUP_LANES)
             yamr_rows_lanes_kernel<Acc, WarpSize, YAMR__ROWS_GROUP_LANES, YAMR__ROWS_GROUP_COUNT>
                 <<<p->grid_blocks, p->block_threads, 0, st>>>(in, rows, layout, args, out);
         else

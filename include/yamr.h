@@ -307,7 +307,11 @@ typedef enum {
 } yamr_kernel;
 #define YAMR_KERNEL_COUNT 6
 
-/** What one call runs. */
+/**
+ * What one call runs. The fields say what a caller may rely on; how the kernel is tuned (the
+ * vectors a thread loads at once, the lanes per row, the policy row) changes from release to
+ * release and is told by yamr_plan_describe(), not by fields.
+ */
 typedef struct {
     yamr_call call;
     yamr_op op;           /**< MAX for YAMR_CALL_SOFTMAX_STATS, ARGMAX for YAMR_CALL_MINMAX */
@@ -317,16 +321,14 @@ typedef struct {
                                the CPU */
     yamr_kernel kernel;
     yamr_rows_shape shape; /**< the kernel as a batched shape (GPU batched calls; else WARP) */
-    int lanes_per_row;     /**< LANES_PER_ROW: lanes that reduce one row; else 0 */
     int blocks_per_row;    /**< BLOCKS_PER_ROW: blocks that split one row or segment; else 1 */
     int index_bits;        /**< width of the kernel's index arithmetic within a row: 32 or 64 */
     int vector_loads;      /**< GPU: 1 when threads read 16-byte vectors between the 16-byte
                                 boundaries (input aligned to its element) */
-    int chunk_vectors;     /**< BLOCKS_PER_ROW grid-wide calls: 16-byte vectors a thread loads
-                                at once (which kernel instance runs); else 0 */
     unsigned grid_blocks;  /**< blocks launched (GPU); 0 on the CPU */
     int block_threads;     /**< threads per block (GPU); 0 on the CPU */
-    char why[240];         /**< one line: why this kernel and grid */
+    uint32_t internal[4];  /**< the library's own: the tuning the launcher runs; no meaning to
+                                callers (yamr_plan_describe() tells it) */
 } yamr_plan;
 
 /** "cpu", "single_block", "lanes_per_row", ...; "invalid" for a value out of range. */
@@ -342,6 +344,13 @@ YAMR_API yamr_status yamr_plan_for(const yamr_context *ctx, yamr_call call, yamr
                                    yamr_dtype dtype, size_t rows, size_t cols, yamr_plan *plan);
 /** The plan of the last successful call on ctx; YAMR_ERROR_INVALID_VALUE before any call. */
 YAMR_API yamr_status yamr_last_plan(const yamr_context *ctx, yamr_plan *plan);
+/**
+ * One line (NUL-terminated, cut to fit `len` bytes of `buf`): the plan's call, size, kernel,
+ * grid and tuning, and why ctx chose them, as yamr_report() prints the last call's.
+ * YAMR_ERROR_INVALID_VALUE for a NULL ctx, plan or buf, or len == 0 (buf untouched).
+ */
+YAMR_API yamr_status yamr_plan_describe(const yamr_context *ctx, const yamr_plan *plan, char *buf,
+                                        size_t len);
 
 
 /**

@@ -155,7 +155,7 @@ const char *yamr_report(yamr_context *ctx)
                small->name);
     yamr_plan plan;
     char line[512] = "no call yet";
-    if (yamr_last_plan(ctx, &plan) == YAMR_SUCCESS) yamr__describe_plan(&plan, line, sizeof line);
+    if (yamr_last_plan(ctx, &plan) == YAMR_SUCCESS) yamr__describe_plan(ctx, &plan, line, sizeof line);
     append(out, cap, &used, "last call:   %s\n", line);
     return out;
 }

@@ -150,10 +150,10 @@ static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, ya
     const size_t esize = yamr_dtype_size(p->dtype);
     const size_t wanted = grid_blocks_for(p->cols, esize, aligned, YAMR__GRID_VECTORS(esize));
     size_t blocks = 1;
-    p->chunk_vectors = YAMR__GRID_VECTORS(esize);
+    YAMR__PLAN_CHUNK_VECTORS(p) = YAMR__GRID_VECTORS(esize);
     if (one_block_fits(p->cols, esize, aligned)) {
         /* one block: no occupancy to ask (the variant may have no split instance) */
-        if (wanted > 1) p->chunk_vectors = YAMR__GRID_ONE_BLOCK_VECTORS(esize);
+        if (wanted > 1) YAMR__PLAN_CHUNK_VECTORS(p) = YAMR__GRID_ONE_BLOCK_VECTORS(esize);
     } else {
         int per_unit = 0;
         yamr_status s = yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant, slots,
@@ -214,8 +214,8 @@ static void plan_rows(const yamr_context *ctx, yamr_plan *p)
     switch (p->shape) {
     case YAMR_ROWS_WARP_PER_ROW:
         p->kernel = YAMR_KERNEL_LANES_PER_ROW;
-        p->lanes_per_row = p->cols <= group_cols ? YAMR__ROWS_GROUP_LANES : w;
-        p->grid_blocks = grid_for(p->rows, (size_t)(YAMR__BLOCK_THREADS / p->lanes_per_row));
+        YAMR__PLAN_LANES_PER_ROW(p) = p->cols <= group_cols ? YAMR__ROWS_GROUP_LANES : w;
+        p->grid_blocks = grid_for(p->rows, (size_t)(YAMR__BLOCK_THREADS / YAMR__PLAN_LANES_PER_ROW(p)));
         p->index_bits = 32;
         break;
     case YAMR_ROWS_BLOCKS_PER_ROW:
@@ -248,7 +248,7 @@ static void plan_segments(const yamr_context *ctx, yamr_plan *p)
         return;
     }
     p->kernel = YAMR_KERNEL_SEGMENTS;
-    p->lanes_per_row = lanes;
+    YAMR__PLAN_LANES_PER_ROW(p) = lanes;
     p->grid_blocks = grid_for(p->rows, (size_t)(YAMR__BLOCK_THREADS / lanes));
 }
 
@@ -294,16 +294,14 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
     return YAMR_SUCCESS;
 }
 
-/* Fills plan->why from the plan and the device facts (not on a call's path: only when a person
- * or a program asks for the plan). */
-static void explain(const yamr_context *ctx, yamr_plan *p)
+/* Why ctx chose the plan, from the plan and the device facts, into why[cap] (not on a call's
+ * path: only when a person or a program asks). */
+static void explain(const yamr_context *ctx, const yamr_plan *p, char *why, size_t cap)
 {
     const int mp = ctx->info.multiprocessors, w = ctx->info.warp_size;
     const size_t warp_cols = (size_t)YAMR__ROWS_WARP_MAX_PER_LANE * (size_t)w;
     const int group_cols = YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT;
     const char *unit = p->call == YAMR_CALL_SEGMENTS ? "segment" : "row";
-    char *why = p->why;
-    const size_t cap = sizeof p->why;
     switch (p->kernel) {
     case YAMR_KERNEL_CPU:
         if (p->call == YAMR_CALL_REDUCE || p->call == YAMR_CALL_MINMAX)
@@ -354,7 +352,7 @@ static void explain(const yamr_context *ctx, yamr_plan *p)
         snprintf(why, cap,
                  "a group of %d lanes per segment of at most %d elements, a warp up to %d, the "
                  "block for longer ones, decided per segment on the device",
-                 p->lanes_per_row, group_cols, YAMR__SEGMENT_WARP_MAX_PER_LANE * w);
+                 (int)YAMR__PLAN_LANES_PER_ROW(p), group_cols, YAMR__SEGMENT_WARP_MAX_PER_LANE * w);
         break;
     }
 }
@@ -388,7 +386,6 @@ yamr_status yamr_plan_for(const yamr_context *ctx, yamr_call call, yamr_op op, y
                                                               : op;
     char err[256]; /* a runtime message is not kept: yamr_plan_for() leaves the context alone */
     yamr_status s = yamr__make_plan(ctx, call, planned, dtype, rows, cols, 1, plan, err, sizeof err);
-    if (s == YAMR_SUCCESS) explain(ctx, plan);
     return s;
 }
 
@@ -396,12 +393,24 @@ yamr_status yamr_last_plan(const yamr_context *ctx, yamr_plan *plan)
 {
     if (!ctx || !plan || !ctx->has_plan) return YAMR_ERROR_INVALID_VALUE;
     *plan = ctx->last_plan;
-    explain(ctx, plan);
     return YAMR_SUCCESS;
 }
 
-void yamr__describe_plan(const yamr_plan *p, char *out, size_t cap)
+yamr_status yamr_plan_describe(const yamr_context *ctx, const yamr_plan *plan, char *buf,
+                               size_t len)
 {
+    if (!ctx || !plan || !buf || len == 0 || (unsigned)plan->call >= YAMR_CALL_COUNT ||
+        (unsigned)plan->kernel >= YAMR_KERNEL_COUNT || (unsigned)plan->dtype >= YAMR_DTYPE_COUNT ||
+        (unsigned)plan->op >= YAMR_OP_COUNT)
+        return YAMR_ERROR_INVALID_VALUE;
+    yamr__describe_plan(ctx, plan, buf, len);
+    return YAMR_SUCCESS;
+}
+
+void yamr__describe_plan(const yamr_context *ctx, const yamr_plan *p, char *out, size_t cap)
+{
+    char why[320];
+    explain(ctx, p, why, sizeof why);
     static const char *const calls[YAMR_CALL_COUNT] = {"reduce", "minmax", "rows", "segments",
                                                        "softmax_stats"};
     const char *what = p->call == YAMR_CALL_SOFTMAX_STATS ? "softmax_stats"
@@ -415,14 +424,14 @@ void yamr__describe_plan(const yamr_plan *p, char *out, size_t cap)
     else
         snprintf(size, sizeof size, "n = %zu", p->cols);
     char chunks[40] = "";
-    if (p->chunk_vectors)
-        snprintf(chunks, sizeof chunks, ", chunks of %d vectors", p->chunk_vectors);
+    if (YAMR__PLAN_CHUNK_VECTORS(p))
+        snprintf(chunks, sizeof chunks, ", chunks of %d vectors", (int)YAMR__PLAN_CHUNK_VECTORS(p));
     if (p->kernel == YAMR_KERNEL_CPU)
         snprintf(out, cap, "%s %s %s, %s: %s", calls[p->call], yamr_dtype_name(p->dtype), what,
-                 size, p->why);
+                 size, why);
     else
         snprintf(out, cap, "%s %s %s, %s: %s, %u x %d threads, %d-bit indices%s; %s",
                  calls[p->call], yamr_dtype_name(p->dtype), what, size,
                  yamr_kernel_name(p->kernel), p->grid_blocks, p->block_threads, p->index_bits,
-                 chunks, p->why);
+                 chunks, why);
 }

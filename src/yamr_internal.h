@@ -102,6 +102,14 @@ const yamr__variant_info *yamr__select_variant(const yamr_device_info *dev, yamr
                                                yamr_dtype dtype, int one_block,
                                                const char **reason);
 
+/* ---- The plan's tuning, in yamr_plan.internal (not API: yamr_plan_describe() tells it). ---- */
+
+/* LANES_PER_ROW and SEGMENTS: lanes that reduce one row (segment); else 0. */
+#define YAMR__PLAN_LANES_PER_ROW(plan) ((plan)->internal[0])
+/* BLOCKS_PER_ROW grid-wide calls: 16-byte vectors a thread loads at once (which split kernel
+ * instance runs); else 0. */
+#define YAMR__PLAN_CHUNK_VECTORS(plan) ((plan)->internal[1])
+
 /* ---- The reduction result every backend produces. ---- */
 
 typedef struct {

@@ -217,11 +217,14 @@ void note_shape(yamr_call call, yamr_op op, yamr_dtype t, size_t rows, size_t co
     }
     if (last.call != call || last.rows != rows || (call != YAMR_CALL_SEGMENTS && last.cols != cols) ||
         last.kernel != asked.kernel || last.shape != asked.shape ||
-        last.grid_blocks != asked.grid_blocks || last.lanes_per_row != asked.lanes_per_row ||
+        last.grid_blocks != asked.grid_blocks || YAMR__PLAN_LANES_PER_ROW(&last) != YAMR__PLAN_LANES_PER_ROW(&asked) ||
         last.blocks_per_row != asked.blocks_per_row || last.index_bits != asked.index_bits)
-        failf("%s: the call ran %s x %u (%s), yamr_plan_for says %s x %u (%s)", what,
-              yamr_kernel_name(last.kernel), last.grid_blocks, last.why,
-              yamr_kernel_name(asked.kernel), asked.grid_blocks, asked.why);
+    {
+        char ran[512], says[512];
+        yamr_plan_describe(ctx, &last, ran, sizeof ran);
+        yamr_plan_describe(ctx, &asked, says, sizeof says);
+        failf("%s: the call ran %s, yamr_plan_for says %s", what, ran, says);
+    }
     if (device == YAMR_DEVICE_CPU) {
         if (last.kernel != YAMR_KERNEL_CPU) failf("%s: a CPU context planned a GPU kernel", what);
         return;

@@ -136,7 +136,16 @@ static void test_settings(void **state)
     assert_int_equal(plan.variant, YAMR_VARIANT_AUTO);
     assert_int_equal(plan.kernel, YAMR_KERNEL_CPU);
     assert_true(plan.cols == 100 && plan.rows == 1 && plan.grid_blocks == 0);
-    assert_non_null(strstr(plan.why, "CPU backend"));
+    char line[512] = "untouched";
+    assert_int_equal(yamr_plan_describe(NULL, &plan, line, sizeof line), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_plan_describe(ctx, NULL, line, sizeof line), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_plan_describe(ctx, &plan, NULL, sizeof line), YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_plan_describe(ctx, &plan, line, 0), YAMR_ERROR_INVALID_VALUE);
+    assert_string_equal(line, "untouched");
+    assert_int_equal(yamr_plan_describe(ctx, &plan, line, sizeof line), YAMR_SUCCESS);
+    assert_non_null(strstr(line, "CPU backend"));
+    assert_int_equal(yamr_plan_describe(ctx, &plan, line, 8), YAMR_SUCCESS);
+    assert_int_equal(strlen(line), 7); /* cut to fit */
     yamr_destroy(ctx);
 }
 

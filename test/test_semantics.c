@@ -326,7 +326,7 @@ static void expect_grid_chunks(yamr_call call, yamr_dtype dtype, size_t n, int c
 {
     yamr_plan plan;
     assert_int_equal(yamr_plan_for(ctx, call, YAMR_OP_ARGMAX, dtype, 1, n, &plan), YAMR_SUCCESS);
-    assert_int_equal(plan.chunk_vectors, chunk);
+    assert_int_equal(YAMR__PLAN_CHUNK_VECTORS(&plan), chunk);
     if (chunk == 16) assert_int_equal(plan.grid_blocks, 1);
 }
 
