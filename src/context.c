@@ -4,13 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks.h"
 #include "context.h"
 
-/* The reason a context was not made, for yamr_create_ex(): `why` may be NULL. */
+/* The reason a context was not made: to `why` (may be NULL) for yamr_create_ex(), and to the
+ * thread's yamr_last_error(NULL) as "yamr_create: <reason>". */
 static yamr_status create_failed(yamr_status s, char *why, size_t why_len, const char *reason)
 {
     if (why && why_len) snprintf(why, why_len, "%s", reason);
-    return s;
+    return yamr__fail(s, NULL, 0, "yamr_create: %s", reason);
 }
 
 yamr_status yamr_create(yamr_context **ctx, int device)
@@ -22,9 +24,12 @@ yamr_status yamr_create_ex(yamr_context **ctx, int device, char *why, size_t why
 {
     if (why && why_len) why[0] = '\0';
     if (!ctx) return create_failed(YAMR_ERROR_INVALID_VALUE, why, why_len, "ctx is NULL");
-    if (device < YAMR_DEVICE_CPU)
-        return create_failed(YAMR_ERROR_INVALID_VALUE, why, why_len,
-                             "device is neither a GPU ordinal (0 and up) nor YAMR_DEVICE_CPU");
+    if (device < YAMR_DEVICE_CPU) {
+        char reason[128];
+        snprintf(reason, sizeof reason,
+                 "device (%d) is neither a GPU ordinal (0 and up) nor YAMR_DEVICE_CPU (-1)", device);
+        return create_failed(YAMR_ERROR_INVALID_VALUE, why, why_len, reason);
+    }
     yamr_context *c = (yamr_context *)calloc(1, sizeof *c);
     if (!c)
         return create_failed(YAMR_ERROR_OUT_OF_MEMORY, why, why_len,
@@ -61,11 +66,21 @@ void yamr_destroy(yamr_context *ctx)
     free(ctx);
 }
 
-const char *yamr_last_error(const yamr_context *ctx) { return ctx ? ctx->error : ""; }
+const char *yamr_last_error(const yamr_context *ctx)
+{
+    return ctx ? ctx->error : yamr__thread_error();
+}
+
+/* A NULL context: the message goes to the thread's buffer. */
+#define NULL_CTX(fn) yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, fn ": ctx is NULL")
 
 yamr_status yamr_set_variant(yamr_context *ctx, yamr_variant v)
 {
-    if (!ctx || v < YAMR_VARIANT_AUTO || v >= YAMR_VARIANT_COUNT) return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return NULL_CTX("yamr_set_variant");
+    if (v < YAMR_VARIANT_AUTO || v >= YAMR_VARIANT_COUNT)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, ctx->error, sizeof ctx->error,
+                          "yamr_set_variant: v (%d) is not a yamr_variant (0 to %d)", (int)v,
+                          YAMR_VARIANT_COUNT - 1);
     if (v != YAMR_VARIANT_AUTO) {
         const yamr__variant_info *row = yamr__variant_lookup(v);
         int runs_somewhere = 0;
@@ -79,21 +94,27 @@ yamr_status yamr_set_variant(yamr_context *ctx, yamr_variant v)
 
 yamr_status yamr_set_nan_policy(yamr_context *ctx, yamr_nan_policy p)
 {
-    if (!ctx || (p != YAMR_NAN_PROPAGATE && p != YAMR_NAN_IGNORE)) return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return NULL_CTX("yamr_set_nan_policy");
+    if (p != YAMR_NAN_PROPAGATE && p != YAMR_NAN_IGNORE)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, ctx->error, sizeof ctx->error,
+                          "yamr_set_nan_policy: p (%d) is not a yamr_nan_policy (0 or 1)", (int)p);
     ctx->nan_policy = p;
     return YAMR_SUCCESS;
 }
 
 yamr_status yamr_get_nan_policy(const yamr_context *ctx, yamr_nan_policy *p)
 {
-    if (!ctx || !p) return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return NULL_CTX("yamr_get_nan_policy");
+    if (!p) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_get_nan_policy: p is NULL");
     *p = ctx->nan_policy;
     return YAMR_SUCCESS;
 }
 
 yamr_status yamr_get_device_info(const yamr_context *ctx, yamr_device_info *info)
 {
-    if (!ctx || !info) return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return NULL_CTX("yamr_get_device_info");
+    if (!info)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_get_device_info: info is NULL");
     *info = ctx->info;
     return YAMR_SUCCESS;
 }

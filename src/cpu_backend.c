@@ -4,6 +4,7 @@
 #include <omp.h>
 #endif
 
+#include "checks.h"
 #include "context.h"
 
 int yamr__cpu_isa_runs_here(yamr__cpu_isa isa)
@@ -66,8 +67,23 @@ int yamr__cpu_threads_for(const yamr__cpu_config *cfg, size_t bytes)
 
 yamr_status yamr_set_cpu_threads(yamr_context *ctx, int threads)
 {
-    if (!ctx || threads < 0) return YAMR_ERROR_INVALID_VALUE;
-    if (ctx->gpu) return YAMR_ERROR_UNSUPPORTED;
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_set_cpu_threads: ctx is NULL");
+    if (threads < 0)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, ctx->error, sizeof ctx->error,
+                          "yamr_set_cpu_threads: threads (%d) < 0", threads);
+    if (ctx->gpu)
+        return yamr__fail(YAMR_ERROR_UNSUPPORTED, ctx->error, sizeof ctx->error,
+                          "yamr_set_cpu_threads: a GPU context has no CPU threads");
     ctx->cpu.max_threads = threads;
+    return YAMR_SUCCESS;
+}
+
+yamr_status yamr_get_cpu_threads(const yamr_context *ctx, int *threads)
+{
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_get_cpu_threads: ctx is NULL");
+    if (!threads)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_get_cpu_threads: threads is NULL");
+    if (ctx->gpu) return YAMR_ERROR_UNSUPPORTED;
+    *threads = ctx->cpu.max_threads;
     return YAMR_SUCCESS;
 }
