@@ -372,7 +372,11 @@ yamr_status yamr_plan_for(const yamr_context *ctx, yamr_call call, yamr_op op, y
 
 yamr_status yamr_last_plan(const yamr_context *ctx, yamr_plan *plan)
 {
-    if (!ctx || !plan || !ctx->has_plan) return YAMR_ERROR_INVALID_VALUE;
+    static const char fn[] = "yamr_last_plan";
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx is NULL", fn);
+    if (!plan) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: plan is NULL", fn);
+    if (!ctx->has_plan)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx has no call yet", fn);
     *plan = ctx->last_plan;
     explain(ctx, plan);
     return YAMR_SUCCESS;
