@@ -37,7 +37,7 @@ static const subcommand subcommands[] = {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: yamr-bench COMMAND [options]    "
-               "(yamr-bench COMMAND --help for its options)\n\n");
+               "(yamr-bench COMMAND --help for its options; yamr-bench --version)\n\n");
     for (int i = 0; i < SUBCOMMAND_COUNT; ++i)
         fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
     fprintf(f, "\nEvery command takes --help; --out DIR names a folder (created when missing) and\n"
@@ -280,6 +280,11 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) { /* the library's, and the header's it was built with */
+        printf("yamr-bench %s (%s build), libyamr %s\n", YAMR_VERSION_STRING, YAMR_PLATFORM_STRING,
+               yamr_version(NULL, NULL, NULL));
         return 0;
     }
     for (int i = 0; i < SUBCOMMAND_COUNT; ++i)
