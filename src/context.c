@@ -27,7 +27,8 @@ yamr_status yamr_create_ex(yamr_context **ctx, int device, char *why, size_t why
     if (device < YAMR_DEVICE_CPU) {
         char reason[128];
         snprintf(reason, sizeof reason,
-                 "device (%d) is neither a GPU ordinal (0 and up) nor YAMR_DEVICE_CPU (-1)", device);
+                 "device (%d) is neither a GPU ordinal (0 and up) nor YAMR_DEVICE_CPU (-1)",
+                 device);
         return create_failed(YAMR_ERROR_INVALID_VALUE, why, why_len, reason);
     }
     yamr_context *c = (yamr_context *)calloc(1, sizeof *c);

@@ -67,7 +67,8 @@ int yamr__cpu_threads_for(const yamr__cpu_config *cfg, size_t bytes)
 
 yamr_status yamr_set_cpu_threads(yamr_context *ctx, int threads)
 {
-    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_set_cpu_threads: ctx is NULL");
+    if (!ctx)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_set_cpu_threads: ctx is NULL");
     if (threads < 0)
         return yamr__fail(YAMR_ERROR_INVALID_VALUE, ctx->error, sizeof ctx->error,
                           "yamr_set_cpu_threads: threads (%d) < 0", threads);
@@ -80,9 +81,9 @@ yamr_status yamr_set_cpu_threads(yamr_context *ctx, int threads)
 
 yamr_status yamr_get_cpu_threads(const yamr_context *ctx, int *threads)
 {
-    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_get_cpu_threads: ctx is NULL");
-    if (!threads)
-        return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_get_cpu_threads: threads is NULL");
+    static const char fn[] = "yamr_get_cpu_threads";
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx is NULL", fn);
+    if (!threads) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: threads is NULL", fn);
     if (ctx->gpu) return YAMR_ERROR_UNSUPPORTED;
     *threads = ctx->cpu.max_threads;
     return YAMR_SUCCESS;

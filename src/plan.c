@@ -349,7 +349,9 @@ yamr_status yamr_plan_for(const yamr_context *ctx, yamr_call call, yamr_op op, y
                                          "%s: rows (%zu) is not 1 for a reduce or minmax", fn, rows)
                             : yamr__check_reduce(fn, op, dtype, cols, NULL, 0);
         break;
-    case YAMR_CALL_ROWS: checked = yamr__check_rows(fn, op, dtype, rows, cols, cols, NULL, 0); break;
+    case YAMR_CALL_ROWS:
+        checked = yamr__check_rows(fn, op, dtype, rows, cols, cols, NULL, 0);
+        break;
     case YAMR_CALL_SEGMENTS: checked = yamr__check_segments(fn, op, dtype, rows, NULL, 0); break;
     case YAMR_CALL_SOFTMAX_STATS:
         checked = yamr__check_softmax(fn, dtype, rows, cols, cols, NULL, 0);

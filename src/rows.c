@@ -159,15 +159,16 @@ static yamr_status reduce_rows(const char *fn, yamr_context *ctx, yamr_op op, ya
 yamr_status yamr_reduce_rows(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
                              size_t rows, size_t cols, size_t ld, void *values, int64_t *indices)
 {
-    return reduce_rows("yamr_reduce_rows", ctx, op, dtype, in, rows, cols, ld, values, indices, 0);
+    return reduce_rows("yamr_reduce_rows", ctx, op, dtype, in, rows, cols, ld, values, indices,
+                       0);
 }
 
 yamr_status yamr_reduce_rows_async(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
                                    size_t rows, size_t cols, size_t ld, void *values,
                                    int64_t *indices)
 {
-    return reduce_rows("yamr_reduce_rows_async", ctx, op, dtype, in, rows, cols, ld, values, indices,
-                       1);
+    return reduce_rows("yamr_reduce_rows_async", ctx, op, dtype, in, rows, cols, ld, values,
+                       indices, 1);
 }
 
 static yamr_status reduce_segments(const char *fn, yamr_context *ctx, yamr_op op,
@@ -238,8 +239,8 @@ yamr_status yamr_softmax_stats_rows(yamr_context *ctx, yamr_dtype dtype, const v
                                     size_t rows, size_t cols, size_t ld, void *row_max,
                                     void *row_sum)
 {
-    return softmax_stats("yamr_softmax_stats_rows", ctx, dtype, in, rows, cols, ld, row_max, row_sum,
-                         0);
+    return softmax_stats("yamr_softmax_stats_rows", ctx, dtype, in, rows, cols, ld, row_max,
+                         row_sum, 0);
 }
 
 yamr_status yamr_softmax_stats_rows_async(yamr_context *ctx, yamr_dtype dtype, const void *in,
