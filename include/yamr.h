@@ -153,7 +153,9 @@ YAMR_API yamr_status yamr_get_nan_policy(const yamr_context *ctx, yamr_nan_polic
 YAMR_API yamr_status yamr_set_stream(yamr_context *ctx, void *stream);
 /**
  * The most threads a call on this CPU context may use: 0 (the default) leaves the count to
- * OpenMP (OMP_NUM_THREADS, else one per core); n >= 1 caps it at n. A call uses fewer threads
+ * OpenMP (OMP_NUM_THREADS, else one per core, shared among the ranks an MPI launcher started on
+ * this node as its environment names them: Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH's
+ * MPI_LOCALNRANKS; read at yamr_create()); n >= 1 caps it at n. A call uses fewer threads
  * when its data is too short to pay for them; results never depend on the count. A library built
  * without OpenMP (YAMR_WITH_OPENMP=OFF, or no OpenMP found) runs every call on the calling
  * thread. YAMR_ERROR_UNSUPPORTED on a GPU context; YAMR_ERROR_INVALID_VALUE for n < 0.

@@ -39,6 +39,7 @@ yamr_status yamr_create_ex(yamr_context **ctx, int device, char *why, size_t why
     c->variant = YAMR_VARIANT_AUTO;
     c->nan_policy = YAMR_NAN_PROPAGATE;
     c->cpu.isa = yamr__cpu_detect_isa();
+    c->cpu.node_share = yamr__cpu_node_share();
     c->cpu.stream_answer_bytes = YAMR__CPU_STREAM_ANSWER_BYTES;
     if (device == YAMR_DEVICE_CPU) {
         c->info.vendor = YAMR_VENDOR_CPU;
