@@ -549,12 +549,12 @@ static void write_plot(const char *dir, const char *name, const char *question,
         /* noenhanced: legends hold names such as sm_90 and racy_volatile, which gnuplot's
          * enhanced text would set with subscripts */
         fprintf(gp,
-                "set terminal %s size 1000,700\nset termoption noenhanced\n"
+                "set terminal %s size 1100,700\nset termoption noenhanced\n"
                 "set output '%s/%s.%s'\n",
                 fmt ? "pngcairo" : "svg", dir, name, fmt ? "png" : "svg");
         fprintf(gp, "set title \"%s\\nuniformly random input order%s%s\" noenhanced\n"
-                    "set logscale x 2\nset xlabel 'threads per block' offset 0,0.6\nset ylabel '%s'\n%s"
-                    "set key outside below center horizontal maxcols 3 font ',9' noenhanced\n"
+                    "set logscale x 2\nset xlabel 'threads per block'\nset ylabel '%s'\n%s"
+                    "set key outside below center horizontal maxcols 3 font ',9' height 1.5 noenhanced\n"
                     "set grid\nset offsets graph 0.02, graph 0.02, graph 0.05, 0\n",
                 question, *note ? "; " : "", note, ylabel,
                 logy ? "set logscale y\n" : "set yrange [0:*]\n");
