@@ -10,21 +10,20 @@ set(YAMR_HIP_FLAGS "" CACHE STRING "More hipcc flags, e.g. -mwavefrontsize64 for
 
 find_program(YAMR_HIPCC hipcc)
 if(YAMR_PLATFORM STREQUAL "auto")
-  check_language(CUDA)
-  if(CMAKE_CUDA_COMPILER)
-    set(YAMR_RESOLVED_PLATFORM nvidia)
-  elseif(YAMR_HIPCC)
-    set(YAMR_RESOLVED_PLATFORM amd)
-  else()
-    set(YAMR_RESOLVED_PLATFORM cpu)
-  endif()
+  # The GPU this machine has, not the compilers it has (cmake/YamrDetectPlatform.cmake; the same
+  # rule as scripts/report.sh's).
+  include(YamrDetectPlatform)
+  yamr_detect_platform(YAMR_RESOLVED_PLATFORM _yamr_why)
+  set(_yamr_why ", ${_yamr_why}")
 else()
   set(YAMR_RESOLVED_PLATFORM ${YAMR_PLATFORM})
+  set(_yamr_why "")
 endif()
 if(NOT YAMR_RESOLVED_PLATFORM MATCHES "^(nvidia|amd|cpu)$")
   message(FATAL_ERROR "YAMR_PLATFORM must be auto, nvidia, amd or cpu (got ${YAMR_PLATFORM})")
 endif()
-message(STATUS "yamr: GPU platform ${YAMR_RESOLVED_PLATFORM} (YAMR_PLATFORM=${YAMR_PLATFORM})")
+message(STATUS "yamr: GPU platform ${YAMR_RESOLVED_PLATFORM} (YAMR_PLATFORM=${YAMR_PLATFORM}${_yamr_why})")
+unset(_yamr_why)
 
 # ---- Architecture lists: what a user sets the CMake (or ROCm) way wins; YAMR_*_ARCHS are the
 # defaults. The normal variables YAMR_CUDA_ARCHS and YAMR_HIP_ARCHS hold the answer from here on.

@@ -41,7 +41,8 @@ extern "C" {
 
 typedef enum {
     YAMR_SUCCESS = 0,         /**< the call did what it says */
-    YAMR_ERROR_INVALID_VALUE, /**< NULL pointer, n == 0, or an enum value out of range */
+    YAMR_ERROR_INVALID_VALUE, /**< NULL pointer, n == 0, an enum value out of range, a size the
+                                   call refuses: yamr_last_error() names which */
     YAMR_ERROR_NO_DEVICE,     /**< no GPU with that ordinal, or the library was built without GPU support */
     YAMR_ERROR_UNSUPPORTED,   /**< valid request this context cannot run (variant, dtype or size) */
     YAMR_ERROR_OUT_OF_MEMORY, /**< host or device allocation failed */
@@ -122,8 +123,23 @@ YAMR_API void yamr_destroy(yamr_context *ctx);
 
 /** A static, never NULL string naming the status ("YAMR_ERROR_DEVICE: ..."). */
 YAMR_API const char *yamr_status_string(yamr_status s);
-/** The message of the last YAMR_ERROR_DEVICE on this context ("" if none); owned by ctx. */
+/**
+ * What went wrong, in a line that names the function and the argument, e.g. "yamr_reduce_rows:
+ * ld (19) < cols (20)", or the GPU runtime's message of a YAMR_ERROR_DEVICE. With a context: the
+ * last failure of a call on it that took it non-const (the reductions, settings, memory
+ * helpers; a reduction that succeeds clears it), "" if none; owned by ctx. With NULL: the last
+ * failure on the calling thread that had no context to hold it (a NULL ctx, yamr_create(),
+ * yamr_create_ex(), and the calls that take a const context: yamr_plan_for(), the yamr_get_*
+ * functions), kept per thread. Every YAMR_ERROR_INVALID_VALUE writes one of the two.
+ */
 YAMR_API const char *yamr_last_error(const yamr_context *ctx);
+/**
+ * The library's version, "0.6.0", as a static string; each of major, minor and patch that is not
+ * NULL receives its number. Compare with YAMR_VERSION_STRING (yamr_version.h), the version of
+ * the header a program was compiled with. Before 1.0 each minor version is a new ABI (soname
+ * libyamr.so.0.<minor>).
+ */
+YAMR_API const char *yamr_version(int *major, int *minor, int *patch);
 /** "racy", "warp_shuffle", ...; "invalid" for a value out of range. */
 YAMR_API const char *yamr_variant_name(yamr_variant v);
 YAMR_API const char *yamr_dtype_name(yamr_dtype t);
@@ -147,12 +163,16 @@ YAMR_API yamr_status yamr_get_nan_policy(const yamr_context *ctx, yamr_nan_polic
 YAMR_API yamr_status yamr_set_stream(yamr_context *ctx, void *stream);
 /**
  * The most threads a call on this CPU context may use: 0 (the default) leaves the count to
- * OpenMP (OMP_NUM_THREADS, else one per core); n >= 1 caps it at n. A call uses fewer threads
+ * OpenMP (OMP_NUM_THREADS, else one per core, shared among the ranks an MPI launcher started on
+ * this node as its environment names them: Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH's
+ * MPI_LOCALNRANKS; read at yamr_create()); n >= 1 caps it at n. A call uses fewer threads
  * when its data is too short to pay for them; results never depend on the count. A library built
  * without OpenMP (YAMR_WITH_OPENMP=OFF, or no OpenMP found) runs every call on the calling
  * thread. YAMR_ERROR_UNSUPPORTED on a GPU context; YAMR_ERROR_INVALID_VALUE for n < 0.
  */
 YAMR_API yamr_status yamr_set_cpu_threads(yamr_context *ctx, int threads);
+/** The cap yamr_set_cpu_threads() set (0: none). YAMR_ERROR_UNSUPPORTED on a GPU context. */
+YAMR_API yamr_status yamr_get_cpu_threads(const yamr_context *ctx, int *threads);
 
 YAMR_API yamr_status yamr_get_device_info(const yamr_context *ctx, yamr_device_info *info);
 /**
@@ -215,30 +235,109 @@ YAMR_API yamr_status yamr_minmax_async(yamr_context *ctx, yamr_dtype dtype, cons
  * index), each also as _async, for t in f32 (float), f64 (double), f16 and bf16 (uint16_t
  * storage), i32 (int32_t), u32 (uint32_t), i64 (int64_t).
  */
-#define YAMR_DECLARE_TYPED(t, ctype)                                                           \
-    YAMR_API yamr_status yamr_max_##t(yamr_context *ctx, const ctype *in, size_t n, ctype *out); \
-    YAMR_API yamr_status yamr_min_##t(yamr_context *ctx, const ctype *in, size_t n, ctype *out); \
-    YAMR_API yamr_status yamr_argmax_##t(yamr_context *ctx, const ctype *in, size_t n,          \
-                                         ctype *out, int64_t *index);                           \
-    YAMR_API yamr_status yamr_argmin_##t(yamr_context *ctx, const ctype *in, size_t n,          \
-                                         ctype *out, int64_t *index);                           \
-    YAMR_API yamr_status yamr_max_##t##_async(yamr_context *ctx, const ctype *in, size_t n,     \
-                                              ctype *out);                                      \
-    YAMR_API yamr_status yamr_min_##t##_async(yamr_context *ctx, const ctype *in, size_t n,     \
-                                              ctype *out);                                      \
-    YAMR_API yamr_status yamr_argmax_##t##_async(yamr_context *ctx, const ctype *in, size_t n,  \
-                                                 ctype *out, int64_t *index);                   \
-    YAMR_API yamr_status yamr_argmin_##t##_async(yamr_context *ctx, const ctype *in, size_t n,  \
-                                                 ctype *out, int64_t *index);
-
-YAMR_DECLARE_TYPED(f32, float)
-YAMR_DECLARE_TYPED(f64, double)
-YAMR_DECLARE_TYPED(f16, uint16_t)
-YAMR_DECLARE_TYPED(bf16, uint16_t)
-YAMR_DECLARE_TYPED(i32, int32_t)
-YAMR_DECLARE_TYPED(u32, uint32_t)
-YAMR_DECLARE_TYPED(i64, int64_t)
-#undef YAMR_DECLARE_TYPED
+/* typed declarations: begin (scripts/typed-decls.py writes this block) */
+/* f32: float */
+YAMR_API yamr_status yamr_max_f32(yamr_context *ctx, const float *in, size_t n, float *out);
+YAMR_API yamr_status yamr_min_f32(yamr_context *ctx, const float *in, size_t n, float *out);
+YAMR_API yamr_status yamr_argmax_f32(yamr_context *ctx, const float *in, size_t n, float *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_argmin_f32(yamr_context *ctx, const float *in, size_t n, float *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_max_f32_async(yamr_context *ctx, const float *in, size_t n, float *out);
+YAMR_API yamr_status yamr_min_f32_async(yamr_context *ctx, const float *in, size_t n, float *out);
+YAMR_API yamr_status yamr_argmax_f32_async(yamr_context *ctx, const float *in, size_t n, float *out,
+                                           int64_t *index);
+YAMR_API yamr_status yamr_argmin_f32_async(yamr_context *ctx, const float *in, size_t n, float *out,
+                                           int64_t *index);
+/* f64: double */
+YAMR_API yamr_status yamr_max_f64(yamr_context *ctx, const double *in, size_t n, double *out);
+YAMR_API yamr_status yamr_min_f64(yamr_context *ctx, const double *in, size_t n, double *out);
+YAMR_API yamr_status yamr_argmax_f64(yamr_context *ctx, const double *in, size_t n, double *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_argmin_f64(yamr_context *ctx, const double *in, size_t n, double *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_max_f64_async(yamr_context *ctx, const double *in, size_t n, double *out);
+YAMR_API yamr_status yamr_min_f64_async(yamr_context *ctx, const double *in, size_t n, double *out);
+YAMR_API yamr_status yamr_argmax_f64_async(yamr_context *ctx, const double *in, size_t n,
+                                           double *out, int64_t *index);
+YAMR_API yamr_status yamr_argmin_f64_async(yamr_context *ctx, const double *in, size_t n,
+                                           double *out, int64_t *index);
+/* f16: uint16_t */
+YAMR_API yamr_status yamr_max_f16(yamr_context *ctx, const uint16_t *in, size_t n, uint16_t *out);
+YAMR_API yamr_status yamr_min_f16(yamr_context *ctx, const uint16_t *in, size_t n, uint16_t *out);
+YAMR_API yamr_status yamr_argmax_f16(yamr_context *ctx, const uint16_t *in, size_t n, uint16_t *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_argmin_f16(yamr_context *ctx, const uint16_t *in, size_t n, uint16_t *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_max_f16_async(yamr_context *ctx, const uint16_t *in, size_t n,
+                                        uint16_t *out);
+YAMR_API yamr_status yamr_min_f16_async(yamr_context *ctx, const uint16_t *in, size_t n,
+                                        uint16_t *out);
+YAMR_API yamr_status yamr_argmax_f16_async(yamr_context *ctx, const uint16_t *in, size_t n,
+                                           uint16_t *out, int64_t *index);
+YAMR_API yamr_status yamr_argmin_f16_async(yamr_context *ctx, const uint16_t *in, size_t n,
+                                           uint16_t *out, int64_t *index);
+/* bf16: uint16_t */
+YAMR_API yamr_status yamr_max_bf16(yamr_context *ctx, const uint16_t *in, size_t n, uint16_t *out);
+YAMR_API yamr_status yamr_min_bf16(yamr_context *ctx, const uint16_t *in, size_t n, uint16_t *out);
+YAMR_API yamr_status yamr_argmax_bf16(yamr_context *ctx, const uint16_t *in, size_t n,
+                                      uint16_t *out, int64_t *index);
+YAMR_API yamr_status yamr_argmin_bf16(yamr_context *ctx, const uint16_t *in, size_t n,
+                                      uint16_t *out, int64_t *index);
+YAMR_API yamr_status yamr_max_bf16_async(yamr_context *ctx, const uint16_t *in, size_t n,
+                                         uint16_t *out);
+YAMR_API yamr_status yamr_min_bf16_async(yamr_context *ctx, const uint16_t *in, size_t n,
+                                         uint16_t *out);
+YAMR_API yamr_status yamr_argmax_bf16_async(yamr_context *ctx, const uint16_t *in, size_t n,
+                                            uint16_t *out, int64_t *index);
+YAMR_API yamr_status yamr_argmin_bf16_async(yamr_context *ctx, const uint16_t *in, size_t n,
+                                            uint16_t *out, int64_t *index);
+/* i32: int32_t */
+YAMR_API yamr_status yamr_max_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out);
+YAMR_API yamr_status yamr_min_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out);
+YAMR_API yamr_status yamr_argmax_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_argmin_i32(yamr_context *ctx, const int32_t *in, size_t n, int32_t *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_max_i32_async(yamr_context *ctx, const int32_t *in, size_t n,
+                                        int32_t *out);
+YAMR_API yamr_status yamr_min_i32_async(yamr_context *ctx, const int32_t *in, size_t n,
+                                        int32_t *out);
+YAMR_API yamr_status yamr_argmax_i32_async(yamr_context *ctx, const int32_t *in, size_t n,
+                                           int32_t *out, int64_t *index);
+YAMR_API yamr_status yamr_argmin_i32_async(yamr_context *ctx, const int32_t *in, size_t n,
+                                           int32_t *out, int64_t *index);
+/* u32: uint32_t */
+YAMR_API yamr_status yamr_max_u32(yamr_context *ctx, const uint32_t *in, size_t n, uint32_t *out);
+YAMR_API yamr_status yamr_min_u32(yamr_context *ctx, const uint32_t *in, size_t n, uint32_t *out);
+YAMR_API yamr_status yamr_argmax_u32(yamr_context *ctx, const uint32_t *in, size_t n, uint32_t *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_argmin_u32(yamr_context *ctx, const uint32_t *in, size_t n, uint32_t *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_max_u32_async(yamr_context *ctx, const uint32_t *in, size_t n,
+                                        uint32_t *out);
+YAMR_API yamr_status yamr_min_u32_async(yamr_context *ctx, const uint32_t *in, size_t n,
+                                        uint32_t *out);
+YAMR_API yamr_status yamr_argmax_u32_async(yamr_context *ctx, const uint32_t *in, size_t n,
+                                           uint32_t *out, int64_t *index);
+YAMR_API yamr_status yamr_argmin_u32_async(yamr_context *ctx, const uint32_t *in, size_t n,
+                                           uint32_t *out, int64_t *index);
+/* i64: int64_t */
+YAMR_API yamr_status yamr_max_i64(yamr_context *ctx, const int64_t *in, size_t n, int64_t *out);
+YAMR_API yamr_status yamr_min_i64(yamr_context *ctx, const int64_t *in, size_t n, int64_t *out);
+YAMR_API yamr_status yamr_argmax_i64(yamr_context *ctx, const int64_t *in, size_t n, int64_t *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_argmin_i64(yamr_context *ctx, const int64_t *in, size_t n, int64_t *out,
+                                     int64_t *index);
+YAMR_API yamr_status yamr_max_i64_async(yamr_context *ctx, const int64_t *in, size_t n,
+                                        int64_t *out);
+YAMR_API yamr_status yamr_min_i64_async(yamr_context *ctx, const int64_t *in, size_t n,
+                                        int64_t *out);
+YAMR_API yamr_status yamr_argmax_i64_async(yamr_context *ctx, const int64_t *in, size_t n,
+                                           int64_t *out, int64_t *index);
+YAMR_API yamr_status yamr_argmin_i64_async(yamr_context *ctx, const int64_t *in, size_t n,
+                                           int64_t *out, int64_t *index);
+/* typed declarations: end */
 
 /*
  * Batched reductions: one answer per row of a matrix, or per segment of an array.

@@ -14,7 +14,13 @@
  * Every rank receives the same result.
  *
  * Collective calls: every rank of `comm` calls the same function, each with its own context
- * (one rank per GPU; ranks may share a GPU, each with its own context).
+ * (one rank per GPU; ranks may share a GPU, each with its own context). A rank that calls
+ * another yamr_mpi_* function than the others gets YAMR_ERROR_INVALID_VALUE, as every rank does.
+ *
+ * CPU threads: on a CPU context the local call runs on at most max(1, cores the process may run
+ * on / ranks of comm on its node) threads, so that the ranks of a node do not oversubscribe
+ * it, unless OMP_NUM_THREADS is set or yamr_set_cpu_threads() capped the context
+ * (docs/cluster.md, "Ranks and threads on one node").
  *
  * Errors: a bad argument on any rank (NULL pointers, a total size of 0, an enum out of range,
  * ld < cols_local, a size that overflows int64_t), or ranks that disagree on op, dtype, rows or
@@ -28,16 +34,18 @@
  * outputs only once the exchange has shown that every rank succeeded; a device error while
  * writing them, after the exchange, is reported on the rank where it happened only.
  *
- * Cost: each call makes one MPI_Allreduce of 40-byte cells (the status and agreement check with
- * the candidates, a user-defined operation applied in rank order, so that no table of local
- * sizes travels) and allocates nothing. The rows functions send up to 64 rows in it, at a fixed
- * count of 65 cells whatever `rows` is (MPI needs every rank to post the same count, and ranks
- * that disagree on rows must not hang); a call with more rows sends the rest in a second
- * MPI_Allreduce once the first has shown that the ranks agree, and allocates host memory for
- * them. Their copies are those of the local call plus an MPI_Allreduce of the row answers: the
- * local answers to the host, the merged ones back. The context's scratch memory, about 16 bytes
- * a row, is allocated on a context's first rows call and again only when `rows` grows past what
- * it holds; it stays with the context until yamr_destroy().
+ * Cost: each call makes one MPI_Allreduce of 65 40-byte cells (the status and agreement check
+ * with the candidates, a user-defined operation applied in rank order, so that no table of local
+ * sizes travels) and allocates nothing. Every function posts that count whatever its arguments
+ * (MPI needs every rank to post the same count, and ranks that disagree on the function or
+ * rows must not hang): reduce and minmax pad their answers to it, the rows functions send up to
+ * 64 rows in it. A rows call with more rows sends the rest in a second MPI_Allreduce once the
+ * first has shown that the ranks agree, and allocates host memory for them. The rows functions'
+ * copies are those of the local call plus an MPI_Allreduce of the row answers: the local
+ * answers to the host, the merged ones back. The context's scratch memory, about 16 bytes a row,
+ * is allocated on a context's first rows call and again only when `rows` grows past what it
+ * holds; it stays with the context until yamr_destroy(). The first call on a communicator also
+ * splits it by node (MPI_Comm_split_type), once, for the thread count above.
  */
 #ifndef YAMR_MPI_H
 #define YAMR_MPI_H

@@ -27,15 +27,26 @@
  * docs/performance.md, "MPI").
  *
  * Every local failure (an argument the layer or the local yamr call refuses, a failed host or
- * scratch allocation, a device error) becomes this rank's status in the AGREE cell of the one
- * exchange, which every rank posts with the same count, so every rank gets the same status and
- * none waits.
+ * scratch allocation, a device error) becomes this rank's status in the AGREE cell of the first
+ * exchange. Every function posts that exchange with the same count (YAMR__FIRST_CELLS), whatever
+ * its arguments, so a rank that passes another op, dtype or size, or calls another function,
+ * still meets the others there: every rank gets the same status and none waits. Only an
+ * exchange after that one, once every rank knows that all agree, has a size that depends on the
+ * arguments.
+ *
+ * CPU threads: ranks of one node share its cores. On a CPU context with no thread cap of the
+ * user's (yamr_set_cpu_threads(), OMP_NUM_THREADS), the local call runs on at most
+ * max(1, cores this process may run on / ranks of comm on this node) threads.
  */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "yamr_keys.h"
 #include "yamr_mpi.h"
@@ -59,6 +70,9 @@ typedef struct {
 /* Rows that travel in the one exchange; a call with more sends the rest in a second (see
  * rows_common for why the count is fixed). */
 #define YAMR__ROWS_INLINE 64
+/* The count of the first exchange of every function: the agreement and the inline rows (reduce
+ * and minmax pad their two answers to it). */
+#define YAMR__FIRST_CELLS (1 + YAMR__ROWS_INLINE)
 /* A size sum past INT64_MAX: saturates, so that the sum stays associative. */
 #define YAMR__SIZE_OVERFLOW UINT64_MAX
 
@@ -157,10 +171,11 @@ static void merge_cells(void *in, void *inout, int *len, MPI_Datatype *type)
 typedef struct {
     MPI_Datatype cell;
     MPI_Op merge;
-    int made; /* 1 when both are usable */
+    int threads_keyval; /* a communicator's thread share (threads_for()), cached on it */
+    int made; /* 1 when all are usable */
 } exchange;
 
-static exchange yamr__mpi_exchange = {MPI_DATATYPE_NULL, MPI_OP_NULL, 0};
+static exchange yamr__mpi_exchange = {MPI_DATATYPE_NULL, MPI_OP_NULL, MPI_KEYVAL_INVALID, 0};
 static pthread_once_t yamr__mpi_exchange_once = PTHREAD_ONCE_INIT;
 
 static int free_exchange(MPI_Comm comm, int keyval, void *value, void *extra)
@@ -171,8 +186,10 @@ static int free_exchange(MPI_Comm comm, int keyval, void *value, void *extra)
     /* copies: the process-wide handles keep their values; no call may follow MPI_Finalize */
     MPI_Op merge = yamr__mpi_exchange.merge;
     MPI_Datatype cell = yamr__mpi_exchange.cell;
+    int threads_keyval = yamr__mpi_exchange.threads_keyval;
     MPI_Op_free(&merge);
     MPI_Type_free(&cell);
+    MPI_Comm_free_keyval(&threads_keyval); /* attributes still set keep it until they go */
     MPI_Comm_free_keyval(&keyval);
     return MPI_SUCCESS;
 }
@@ -196,8 +213,13 @@ static void make_exchange(void)
     }
     if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&cell);
     if (rc == MPI_SUCCESS) rc = MPI_Op_create(merge_cells, 0 /* in rank order */, &merge);
+    int threads_keyval = MPI_KEYVAL_INVALID;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN,
+                                    &threads_keyval, NULL);
     yamr__mpi_exchange.cell = cell;
     yamr__mpi_exchange.merge = merge;
+    yamr__mpi_exchange.threads_keyval = threads_keyval;
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_exchange, &keyval, NULL);
     if (rc == MPI_SUCCESS) rc = MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
@@ -215,6 +237,53 @@ static yamr_status exchange_cells(MPI_Comm comm, yamr__mpi_cell *cells, int coun
         MPI_Allreduce(MPI_IN_PLACE, cells, count, x->cell, x->merge, comm) != MPI_SUCCESS)
         return YAMR_ERROR_COMMUNICATION;
     return YAMR_SUCCESS;
+}
+
+/* ---- CPU threads: the ranks of a node share its cores ---- */
+
+/* The threads one rank of comm may use: the cores this process may run on, shared with comm's
+ * other ranks on this node. Found by a collective (MPI_Comm_split_type) at the first call on
+ * comm, which every function makes before its exchange, and cached on comm. */
+static int threads_for(MPI_Comm comm)
+{
+    const exchange *x = &yamr__mpi_exchange;
+    void *cached = NULL;
+    int flag = 0;
+    if (!x->made) return 1;
+    if (MPI_Comm_get_attr(comm, x->threads_keyval, &cached, &flag) == MPI_SUCCESS && flag)
+        return (int)(intptr_t)cached;
+    int cores = 0;
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) cores = CPU_COUNT(&set);
+#endif
+    if (cores < 1) cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    int local_ranks = 1;
+    MPI_Comm node;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_size(node, &local_ranks);
+        MPI_Comm_free(&node);
+    }
+    const int threads = local_ranks > 0 && cores / local_ranks > 1 ? cores / local_ranks : 1;
+    MPI_Comm_set_attr(comm, x->threads_keyval, (void *)(intptr_t)threads);
+    return threads;
+}
+
+/* Caps a CPU context's threads at the rank's share for one local call, unless the user chose a
+ * count (a cap of their own, or OMP_NUM_THREADS). Returns 1 when it set the cap, which
+ * uncap() then lifts. */
+static int cap_threads(yamr_context *ctx, int threads)
+{
+    int set = 0;
+    const char *omp = getenv("OMP_NUM_THREADS");
+    if (!ctx || (omp && *omp) || yamr_get_cpu_threads(ctx, &set) != YAMR_SUCCESS || set != 0)
+        return 0;
+    return yamr_set_cpu_threads(ctx, threads) == YAMR_SUCCESS;
+}
+
+static void uncap(yamr_context *ctx, int capped)
+{
+    if (capped) yamr_set_cpu_threads(ctx, 0);
 }
 
 /* ---- Building and reading cells ---- */
@@ -306,43 +375,51 @@ static void store_value(void *out, yamr_dtype t, uint64_t bits)
 
 /* ---- yamr_mpi_reduce, yamr_mpi_minmax ---- */
 
-/* op is MAX/MIN/ARGMAX/ARGMIN for one answer, or -1 for minmax (two answers: min, then max).
- * The layer checks what it uses itself (context, enums, outputs); the local call checks `in`. */
-static yamr_status reduce_common(yamr_context *ctx, MPI_Comm comm, int op, yamr_dtype dtype,
-                                 const void *in, size_t n_local, void *out_value[2],
-                                 int64_t *out_index[2])
+/* minmax: two answers (min, then max); else one, of op. The layer checks what it uses itself
+ * (context, enums, outputs); the local call checks `in`. */
+static yamr_status reduce_common(yamr_context *ctx, MPI_Comm comm, int minmax, yamr_op op,
+                                 yamr_dtype dtype, const void *in, size_t n_local,
+                                 void *out_value[2], int64_t *out_index[2])
 {
     if (comm == MPI_COMM_NULL) return YAMR_ERROR_INVALID_VALUE;
-    const int minmax = op < 0, answers = minmax ? 2 : 1;
+    pthread_once(&yamr__mpi_exchange_once, make_exchange);
+    const int threads = threads_for(comm);
+    const int answers = minmax ? 2 : 1;
     const int nan = nan_policy_of(ctx);
     yamr_status local = YAMR_SUCCESS;
-    const int op_ok = minmax || (op >= 0 && op < YAMR_OP_COUNT);
+    const int op_ok = minmax || (unsigned)op < YAMR_OP_COUNT;
     if (!ctx || !op_ok || (unsigned)dtype >= YAMR_DTYPE_COUNT || n_local > (size_t)INT64_MAX ||
         !out_value[0] || (answers == 2 && !out_value[1]) ||
         (!minmax && (op == YAMR_OP_ARGMAX || op == YAMR_OP_ARGMIN) && !out_index[0]))
         local = YAMR_ERROR_INVALID_VALUE;
 
-    yamr__mpi_cell cells[3];
+    yamr__mpi_cell cells[YAMR__FIRST_CELLS];
     yamr__mpi_cell *arg = cells + 1;
     arg[0] = arg[1] = no_candidate();
+    for (int k = 1 + answers; k < YAMR__FIRST_CELLS; ++k) {
+        const yamr__mpi_cell none = {0, 0, 0, 0, 0, YAMR__CELL_NONE};
+        cells[k] = none;
+    }
     if (local == YAMR_SUCCESS && n_local > 0) {
         uint64_t bits[2] = {0, 0};
         int64_t index[2] = {-1, -1};
+        const int capped = cap_threads(ctx, threads);
         if (minmax)
             local = yamr_minmax(ctx, dtype, in, n_local, &bits[0], &index[0], &bits[1], &index[1]);
         else
-            local = yamr_reduce(ctx, (yamr_op)op, dtype, in, n_local, &bits[0], &index[0]);
+            local = yamr_reduce(ctx, op, dtype, in, n_local, &bits[0], &index[0]);
+        uncap(ctx, capped);
         for (int k = 0; local == YAMR_SUCCESS && k < answers; ++k) {
             const int is_min = minmax ? k == 0 : (op == YAMR_OP_MIN || op == YAMR_OP_ARGMIN);
             arg[k] = arg_cell(dtype, is_min, nan == YAMR_NAN_IGNORE, bits[k], index[k],
                               (uint64_t)n_local);
         }
     }
-    cells[0] = agree_cell(call_word(minmax ? CALL_MINMAX : CALL_REDUCE, minmax ? 0 : op,
+    cells[0] = agree_cell(call_word(minmax ? CALL_MINMAX : CALL_REDUCE, minmax ? 0 : (int)op,
                                     (int)dtype, nan, 0),
                           local, (uint64_t)n_local);
 
-    yamr_status s = exchange_cells(comm, cells, 1 + answers);
+    yamr_status s = exchange_cells(comm, cells, YAMR__FIRST_CELLS);
     if (s == YAMR_SUCCESS) s = read_agree(&cells[0]);
     if (s != YAMR_SUCCESS) return s;
     for (int k = 0; k < answers; ++k) {
@@ -360,7 +437,7 @@ yamr_status yamr_mpi_reduce(yamr_context *ctx, MPI_Comm comm, yamr_op op, yamr_d
 {
     void *values[2] = {value, NULL};
     int64_t *indices[2] = {index, NULL};
-    return reduce_common(ctx, comm, (int)op, dtype, in, n_local, values, indices);
+    return reduce_common(ctx, comm, 0, op, dtype, in, n_local, values, indices);
 }
 
 yamr_status yamr_mpi_minmax(yamr_context *ctx, MPI_Comm comm, yamr_dtype dtype, const void *in,
@@ -369,7 +446,7 @@ yamr_status yamr_mpi_minmax(yamr_context *ctx, MPI_Comm comm, yamr_dtype dtype, 
 {
     void *values[2] = {min_value, max_value};
     int64_t *indices[2] = {min_index, max_index};
-    return reduce_common(ctx, comm, -1, dtype, in, n_local, values, indices);
+    return reduce_common(ctx, comm, 1, YAMR_OP_MAX, dtype, in, n_local, values, indices);
 }
 
 /* ---- The rows functions ---- */
@@ -402,7 +479,8 @@ static size_t second_size(const rows_call *c)
 /* The local answers, computed into the context's scratch memory (yamr_context_scratch(): it
  * allocates only on the first call, or when rows grow) and copied to the host. The caller's
  * outputs are not touched: only a call that succeeded on every rank writes them. */
-static yamr_status rows_local(yamr_context *ctx, const rows_call *c, const rows_host *h)
+static yamr_status rows_local(yamr_context *ctx, const rows_call *c, const rows_host *h,
+                              int threads)
 {
     const size_t value_bytes = c->rows * yamr_dtype_size(c->dtype);
     const size_t second_offset =
@@ -413,12 +491,14 @@ static yamr_status rows_local(yamr_context *ctx, const rows_call *c, const rows_
     if (s != YAMR_SUCCESS) return s;
     void *values = scratch;
     void *second = c->second ? (unsigned char *)scratch + second_offset : NULL;
+    const int capped = cap_threads(ctx, threads);
     if (c->softmax)
         s = yamr_softmax_stats_rows(ctx, c->dtype, c->in, c->rows, c->cols_local, c->ld, values,
                                     second);
     else
         s = yamr_reduce_rows(ctx, c->op, c->dtype, c->in, c->rows, c->cols_local, c->ld, values,
                              (int64_t *)second);
+    uncap(ctx, capped);
     if (s == YAMR_SUCCESS) s = yamr_copy_to_host(ctx, h->values, values, value_bytes);
     if (s == YAMR_SUCCESS && second) s = yamr_copy_to_host(ctx, h->second, second, second_bytes);
     return s;
@@ -497,6 +577,8 @@ static void read_row(const rows_call *c, const yamr__mpi_cell *cell, const rows_
 static yamr_status rows_common(yamr_context *ctx, MPI_Comm comm, const rows_call *c)
 {
     if (comm == MPI_COMM_NULL) return YAMR_ERROR_INVALID_VALUE;
+    pthread_once(&yamr__mpi_exchange_once, make_exchange);
+    const int threads = threads_for(comm);
     const int nan = nan_policy_of(ctx);
     const size_t elem = yamr_dtype_size(c->dtype);
     const int needs_second = c->softmax || c->op == YAMR_OP_ARGMAX || c->op == YAMR_OP_ARGMIN;
@@ -513,7 +595,7 @@ static yamr_status rows_common(yamr_context *ctx, MPI_Comm comm, const rows_call
      * failure is this rank's status like any other. */
     const size_t rows = local == YAMR_SUCCESS ? c->rows : 0;
     const size_t extra = rows > YAMR__ROWS_INLINE ? rows - YAMR__ROWS_INLINE : 0;
-    yamr__mpi_cell cells[1 + YAMR__ROWS_INLINE];
+    yamr__mpi_cell cells[YAMR__FIRST_CELLS];
     uint64_t stack[2][YAMR__ROWS_INLINE]; /* 8 bytes a row each, aligned for any output */
     rows_host h = {(unsigned char *)stack[0], (unsigned char *)stack[1], NULL};
     void *heap = NULL;
@@ -529,7 +611,7 @@ static yamr_status rows_common(yamr_context *ctx, MPI_Comm comm, const rows_call
     }
 
     const int have = local == YAMR_SUCCESS && c->cols_local > 0;
-    if (have) local = rows_local(ctx, c, &h);
+    if (have) local = rows_local(ctx, c, &h, threads);
 
     const int call = c->softmax ? CALL_SOFTMAX : CALL_ROWS;
     cells[0] = agree_cell(call_word(call, c->softmax ? 0 : (int)c->op, (int)c->dtype, nan,
@@ -543,7 +625,7 @@ static yamr_status rows_common(yamr_context *ctx, MPI_Comm comm, const rows_call
     for (size_t r = 0; ok && r < extra; ++r)
         h.rest[r] = row_cell(c, nan, have, &h, YAMR__ROWS_INLINE + r);
 
-    yamr_status s = exchange_cells(comm, cells, 1 + YAMR__ROWS_INLINE);
+    yamr_status s = exchange_cells(comm, cells, YAMR__FIRST_CELLS);
     if (s == YAMR_SUCCESS) s = read_agree(&cells[0]);
     /* Every rank now knows that all agree on rows: the same count for the rest. */
     if (s == YAMR_SUCCESS && extra > 0) s = exchange_cells(comm, h.rest, (int)extra);

@@ -6,10 +6,10 @@
 #
 #     scripts/report.sh [--trials N] [--out DIR] [--device D|cpu]    (yamr-bench report --help)
 #
-# What it builds: NVIDIA when `nvidia-smi -L` lists a GPU, /dev/nvidia0 exists and nvcc is
-# found; AMD when /dev/kfd exists, rocminfo lists a gfx agent and hipcc is found; else the CPU
-# backend. A compiler alone is not a GPU: a machine with the CUDA toolkit and no GPU builds the
-# CPU backend. YAMR_REPORT_PLATFORM=nvidia|amd|cpu overrides the choice.
+# What it builds: what YAMR_PLATFORM=auto builds (cmake/YamrDetectPlatform.cmake): NVIDIA when
+# `nvidia-smi -L` lists a GPU, /dev/nvidia0 exists and nvcc is found; AMD when /dev/kfd exists,
+# rocminfo lists a gfx agent and hipcc is found; else the CPU backend (a GPU compiler alone is
+# not a GPU). YAMR_REPORT_PLATFORM=nvidia|amd|cpu overrides the choice.
 # Build logs: build/report-<platform>/build.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,23 +45,11 @@ else
 fi
 
 # ---- What this machine can run: one line ----
-nvidia_gpus=$( (command -v nvidia-smi > /dev/null && nvidia-smi -L 2> /dev/null || true) |
-  grep -c '^GPU ' || true)
-amd_gpus=$( (command -v rocminfo > /dev/null && [ -e /dev/kfd ] && rocminfo 2> /dev/null || true) |
-  grep -c 'Name: *gfx' || true)
+# The rule of YAMR_PLATFORM=auto (cmake/YamrDetectPlatform.cmake), so that this job builds what
+# the README's install lines build.
 platform=${YAMR_REPORT_PLATFORM:-}
 if [ -z "$platform" ]; then
-  if ((nvidia_gpus > 0)) && [ -e /dev/nvidia0 ] && command -v nvcc > /dev/null; then
-    platform=nvidia
-    why="nvidia-smi -L lists $nvidia_gpus GPU(s)"
-  elif ((amd_gpus > 0)) && command -v hipcc > /dev/null; then
-    platform=amd
-    why="rocminfo lists $amd_gpus gfx agent(s)"
-  else
-    platform=cpu
-    why="nvidia-smi -L and rocminfo list no GPU"
-    command -v nvcc > /dev/null && why="$why; nvcc alone is not one"
-  fi
+  IFS='|' read -r platform why < <(cmake -P cmake/YamrDetectPlatform.cmake)
 else
   why="YAMR_REPORT_PLATFORM=$platform"
 fi

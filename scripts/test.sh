@@ -17,20 +17,23 @@
 #                        Debian's HIP 5.2 builds it (the library build's own, -save-temps=obj),
 #                        as a ROCm >= 7.2 compiler sees it (no __AMDGCN_WAVEFRONT_SIZE; clang 19
 #                        from Debian), and gfx1030 in wave64
-#   (e) build/readme     the README's "Using the installed package" and "Fortran" commands
-#                        run as written, in a copy of the tree with a scratch $HOME; then
-#                        find_package(yamr COMPONENTS ...) from the outside, and the MPI
-#                        example against it and against `pkg-config yamr-mpi`, at 2 ranks
+#   (e) build/readme     the README's install commands run as written (YAMR_PLATFORM=auto),
+#                        in a copy of the tree with a scratch $HOME; then from the outside: a
+#                        C program, a Fortran program that uses only the module (pkg-config,
+#                        and a Fortran-only CMake project), find_package(yamr COMPONENTS ...),
+#                        the MPI example at 2 and 4 ranks with OpenMP's defaults
+#   (g) build/abi        scripts/abi-check.sh: soname, version file and ABI (abidiff) against
+#                        abi/; the typed declarations as scripts/typed-decls.py writes them
 #   (f) build/conventions  configure only: tests off without cmocka unless asked for, and the
 #                        CMake/ROCm architecture variables honoured (with nvcc, hipcc)
 #
-# --quick runs (a) only; --install runs (a), (e) and (f). Build folders are reused, so a second
-# run only rebuilds what changed. (c), (d) and (f) run in the background beside (b) and (e), each
-# into build/logs/STEP.log, printed when it ends: the builds and the single-threaded phases of
-# the others (configure, the tests, the assembly checks) share the cores.
+# --quick runs (a) only; --install runs (a), (e), (f) and (g). Build folders are reused, so a
+# second run only rebuilds what changed. (c), (d) and (f) run in the background beside (b) and
+# (e), each into build/logs/STEP.log, printed when it ends: the builds and the single-threaded
+# phases of the others (configure, the tests, the assembly checks) share the cores.
 set -euo pipefail
 
-usage() { sed -n '2,24s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,28s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 install_only=0
@@ -76,6 +79,7 @@ packages=(cmake make gcc g++ gfortran libcmocka-dev pkg-config)
 ((quick || install_only)) || packages+=(clang-14 libomp-14-dev) # the TSan build (b3)
 ((quick || install_only)) || packages+=(librocprim-dev) # rocPRIM: the AMD bench baseline
 packages+=(mpich libmpich-dev) # the MPI layer (yamr::mpi) and its tests under mpiexec
+packages+=(abigail-tools python3) # (g): abidw and abidiff; the typed declarations' generator
 begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
   missing=()
@@ -360,12 +364,11 @@ fi # not --install
 
 # ---- (e) The installed package, from the outside ------------------------------------------
 # The README's install commands (the indented lines between readme-install markers) run as
-# written, so the README and this test cannot drift apart. They run in a copy of the tree (its
-# tracked and unignored files) with a scratch $HOME, so they install into build/readme/home and
-# touch no folder of this checkout. The README lets the platform be chosen automatically: the
-# copy's build/release is configured for the CPU, without tests, first (the cache keeps that
-# choice), as this step checks the package, not the GPU builds (c) and (d) or the tests of (a).
-begin_step install "README install commands in build/readme; find_package components"
+# written, so the README and this test cannot drift apart: the platform as YAMR_PLATFORM=auto
+# picks it (the CPU on a machine without a GPU, nvcc or not). They run in a copy of the tree
+# (its tracked and unignored files) with a scratch $HOME, so they install into
+# build/readme/home and touch no folder of this checkout.
+begin_step install "README install commands in build/readme; the package from the outside"
 readme=$root/build/readme
 rm -rf "$readme"
 mkdir -p "$readme/src" "$readme/home"
@@ -382,13 +385,30 @@ sed 's/^/    /' "$readme/commands.sh"
 grep -q 'cmake --install' "$readme/commands.sh" || { echo "no install commands in README.md" >&2; exit 1; }
 (
   cd "$readme/src"
-  cmake -S . -B build/release -DYAMR_PLATFORM=cpu -DYAMR_BUILD_TESTS=OFF > /dev/null
   HOME=$readme/home PKG_CONFIG_PATH='' bash -euo pipefail -x "$readme/commands.sh"
 )
 prefix=$readme/home/opt/yamr
 "$prefix/bin/yamr-bench" --help > /dev/null # installed with the library, and it starts
 # examples/ found a Fortran compiler, so it built the Fortran example with yamr::fortran too.
 "$readme/src/build/example/yamr_example_maxloc" | tail -n 1
+
+# A Fortran program that uses only the module starts with the documented link line alone, also
+# where the linker drops libraries a program does not call itself (--as-needed, Ubuntu's
+# default): libyamr_fortran finds libyamr beside it (its RUNPATH $ORIGIN).
+pc_dir=$prefix/lib/pkgconfig
+fortran_flags=$(PKG_CONFIG_PATH=$pc_dir pkg-config --cflags --libs yamr-fortran)
+libdir=$(PKG_CONFIG_PATH=$pc_dir pkg-config --variable=libdir yamr)
+# shellcheck disable=SC2086 # fortran_flags is a list of compiler flags
+gfortran -Wl,--as-needed test/install/module_only.f90 $fortran_flags -Wl,-rpath,"$libdir" \
+  -o "$readme/module_only"
+"$readme/module_only"
+# The same program in a Fortran-only CMake project (no C: yamrConfig.cmake must not need
+# OpenMP for C) with yamr::fortran.
+cmake -S test/install/fortran_only -B "$readme/fortran_only" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_EXE_LINKER_FLAGS=-Wl,--as-needed > "$readme/fortran_only.log" \
+  || { cat "$readme/fortran_only.log"; exit 1; }
+cmake --build "$readme/fortran_only" > /dev/null
+"$readme/fortran_only/module_only"
 
 # find_package(yamr COMPONENTS ...): a built component gives its target; one that was not
 # built fails with a message naming it.
@@ -426,9 +446,11 @@ components_check fail nosuch
 
 # The MPI component from the outside: the example built against find_package(yamr COMPONENTS
 # mpi), and the same example built with `pkg-config yamr-mpi`, each run at 2 ranks.
+# With OpenMP's defaults (no OMP_NUM_THREADS): the layer shares the node's cores among ranks.
 mpi_example=$readme/src/build/example/yamr_example_mpi_argmax
 [[ -x $mpi_example ]] || { echo "examples/: yamr::mpi not found in the installed package" >&2; exit 1; }
-timeout 120 mpiexec -n 2 "$mpi_example" 1000
+timeout 120 env -u OMP_NUM_THREADS mpiexec -n 2 "$mpi_example" 1000
+timeout 120 env -u OMP_NUM_THREADS mpiexec -n 4 "$mpi_example" 1000000
 mpi_pc_dir=$(find "$prefix" -name yamr-mpi.pc -printf '%h\n' | head -n 1)
 [[ -n "$mpi_pc_dir" ]] || { echo "yamr-mpi.pc was not installed" >&2; exit 1; }
 mpi_flags=$(PKG_CONFIG_PATH=$mpi_pc_dir pkg-config --cflags --libs yamr-mpi)
@@ -436,10 +458,16 @@ mpi_libdir=$(PKG_CONFIG_PATH=$mpi_pc_dir pkg-config --variable=libdir yamr-mpi)
 # shellcheck disable=SC2086 # mpi_flags is a list of compiler flags
 "${CC:-cc}" -std=c99 -Wall -Werror examples/mpi_argmax.c $mpi_flags -Wl,-rpath,"$mpi_libdir" \
   -o "$readme/mpi_argmax"
-timeout 120 mpiexec -n 2 "$readme/mpi_argmax" 1000
+timeout 120 env -u OMP_NUM_THREADS mpiexec -n 2 "$readme/mpi_argmax" 1000
 end_step
 
 wait_bg # (c), (d) and (f)
+
+# ---- (g) ABI: soname, version file and abidiff against the previous minor's dump -----------
+begin_step abi "ABI, soname and version file (scripts/abi-check.sh); typed declarations"
+scripts/abi-check.sh
+python3 scripts/typed-decls.py --check
+end_step
 
 echo
 echo "test.sh: PASS in $((SECONDS - t_start))s: ${step_results[*]}"

@@ -4,13 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks.h"
 #include "context.h"
 
-/* The reason a context was not made, for yamr_create_ex(): `why` may be NULL. */
+/* The reason a context was not made: to `why` (may be NULL) for yamr_create_ex(), and to the
+ * thread's yamr_last_error(NULL) as "yamr_create: <reason>". */
 static yamr_status create_failed(yamr_status s, char *why, size_t why_len, const char *reason)
 {
     if (why && why_len) snprintf(why, why_len, "%s", reason);
-    return s;
+    return yamr__fail(s, NULL, 0, "yamr_create: %s", reason);
 }
 
 yamr_status yamr_create(yamr_context **ctx, int device)
@@ -22,9 +24,13 @@ yamr_status yamr_create_ex(yamr_context **ctx, int device, char *why, size_t why
 {
     if (why && why_len) why[0] = '\0';
     if (!ctx) return create_failed(YAMR_ERROR_INVALID_VALUE, why, why_len, "ctx is NULL");
-    if (device < YAMR_DEVICE_CPU)
-        return create_failed(YAMR_ERROR_INVALID_VALUE, why, why_len,
-                             "device is neither a GPU ordinal (0 and up) nor YAMR_DEVICE_CPU");
+    if (device < YAMR_DEVICE_CPU) {
+        char reason[128];
+        snprintf(reason, sizeof reason,
+                 "device (%d) is neither a GPU ordinal (0 and up) nor YAMR_DEVICE_CPU (-1)",
+                 device);
+        return create_failed(YAMR_ERROR_INVALID_VALUE, why, why_len, reason);
+    }
     yamr_context *c = (yamr_context *)calloc(1, sizeof *c);
     if (!c)
         return create_failed(YAMR_ERROR_OUT_OF_MEMORY, why, why_len,
@@ -33,6 +39,7 @@ yamr_status yamr_create_ex(yamr_context **ctx, int device, char *why, size_t why
     c->variant = YAMR_VARIANT_AUTO;
     c->nan_policy = YAMR_NAN_PROPAGATE;
     c->cpu.isa = yamr__cpu_detect_isa();
+    c->cpu.node_share = yamr__cpu_node_share();
     c->cpu.stream_answer_bytes = YAMR__CPU_STREAM_ANSWER_BYTES;
     if (device == YAMR_DEVICE_CPU) {
         c->info.vendor = YAMR_VENDOR_CPU;
@@ -61,11 +68,21 @@ void yamr_destroy(yamr_context *ctx)
     free(ctx);
 }
 
-const char *yamr_last_error(const yamr_context *ctx) { return ctx ? ctx->error : ""; }
+const char *yamr_last_error(const yamr_context *ctx)
+{
+    return ctx ? ctx->error : yamr__thread_error();
+}
+
+/* A NULL context: the message goes to the thread's buffer. */
+#define NULL_CTX(fn) yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, fn ": ctx is NULL")
 
 yamr_status yamr_set_variant(yamr_context *ctx, yamr_variant v)
 {
-    if (!ctx || v < YAMR_VARIANT_AUTO || v >= YAMR_VARIANT_COUNT) return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return NULL_CTX("yamr_set_variant");
+    if (v < YAMR_VARIANT_AUTO || v >= YAMR_VARIANT_COUNT)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, ctx->error, sizeof ctx->error,
+                          "yamr_set_variant: v (%d) is not a yamr_variant (0 to %d)", (int)v,
+                          YAMR_VARIANT_COUNT - 1);
     if (v != YAMR_VARIANT_AUTO) {
         const yamr__variant_info *row = yamr__variant_lookup(v);
         int runs_somewhere = 0;
@@ -79,21 +96,27 @@ yamr_status yamr_set_variant(yamr_context *ctx, yamr_variant v)
 
 yamr_status yamr_set_nan_policy(yamr_context *ctx, yamr_nan_policy p)
 {
-    if (!ctx || (p != YAMR_NAN_PROPAGATE && p != YAMR_NAN_IGNORE)) return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return NULL_CTX("yamr_set_nan_policy");
+    if (p != YAMR_NAN_PROPAGATE && p != YAMR_NAN_IGNORE)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, ctx->error, sizeof ctx->error,
+                          "yamr_set_nan_policy: p (%d) is not a yamr_nan_policy (0 or 1)", (int)p);
     ctx->nan_policy = p;
     return YAMR_SUCCESS;
 }
 
 yamr_status yamr_get_nan_policy(const yamr_context *ctx, yamr_nan_policy *p)
 {
-    if (!ctx || !p) return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return NULL_CTX("yamr_get_nan_policy");
+    if (!p) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_get_nan_policy: p is NULL");
     *p = ctx->nan_policy;
     return YAMR_SUCCESS;
 }
 
 yamr_status yamr_get_device_info(const yamr_context *ctx, yamr_device_info *info)
 {
-    if (!ctx || !info) return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return NULL_CTX("yamr_get_device_info");
+    if (!info)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_get_device_info: info is NULL");
     *info = ctx->info;
     return YAMR_SUCCESS;
 }
@@ -126,17 +149,29 @@ const char *yamr_report(yamr_context *ctx)
     size_t used = 0;
     out[0] = '\0';
     append(out, cap, &used, "yamr %s (%s build)\n", YAMR_VERSION_STRING, YAMR_PLATFORM_STRING);
-    append(out, cap, &used, "device:      %s (%s), arch %s\n", d->name, vendor_name(d->vendor),
-           d->arch);
-    append(out, cap, &used, "warp width:  %d lanes, %s\n", d->warp_size,
-           d->independent_thread_scheduling ? "independent thread scheduling"
-                                            : "lockstep (no independent thread scheduling)");
-    append(out, cap, &used, "units:       %d multiprocessors, %d threads per block\n",
-           d->multiprocessors, d->max_block_threads);
-    append(out, cap, &used, "nan policy:  %s\n",
-           ctx->nan_policy == YAMR_NAN_PROPAGATE ? "propagate" : "ignore");
-    append(out, cap, &used, "variant set: %s\n", yamr_variant_name(ctx->variant));
-    for (int i = 0; i < yamr__variant_count; ++i) {
+    if (!ctx->gpu) { /* warps, blocks and the GPU variants mean nothing here */
+        const int threads = yamr__cpu_threads_for(&ctx->cpu, (size_t)-1);
+        append(out, cap, &used, "device:      the CPU backend, %s vectors\n",
+               yamr__cpu_isa_name(ctx->cpu.isa));
+        append(out, cap, &used, "threads:     %d per call at most (%s)\n", threads,
+               ctx->cpu.max_threads          ? "yamr_set_cpu_threads"
+               : yamr__cpu_with_openmp()     ? "OpenMP: OMP_NUM_THREADS, else the cores"
+                                             : "built without OpenMP");
+        append(out, cap, &used, "nan policy:  %s\n",
+               ctx->nan_policy == YAMR_NAN_PROPAGATE ? "propagate" : "ignore");
+    } else {
+        append(out, cap, &used, "device:      %s (%s), arch %s\n", d->name,
+               vendor_name(d->vendor), d->arch);
+        append(out, cap, &used, "warp width:  %d lanes, %s\n", d->warp_size,
+               d->independent_thread_scheduling ? "independent thread scheduling"
+                                                : "lockstep (no independent thread scheduling)");
+        append(out, cap, &used, "units:       %d multiprocessors, %d threads per block\n",
+               d->multiprocessors, d->max_block_threads);
+        append(out, cap, &used, "nan policy:  %s\n",
+               ctx->nan_policy == YAMR_NAN_PROPAGATE ? "propagate" : "ignore");
+        append(out, cap, &used, "variant set: %s\n", yamr_variant_name(ctx->variant));
+    }
+    for (int i = 0; i < yamr__variant_count && ctx->gpu; ++i) {
         const yamr__variant_info *v = &yamr__variants[i];
         append(out, cap, &used, "  %-14s %s%s\n", v->name,
                yamr__variant_runs_on(v, d, YAMR_OP_MAX, YAMR_DTYPE_F32) ? "runs here" : "not here",

@@ -36,6 +36,8 @@ typedef enum {
 typedef struct {
     yamr__cpu_isa isa;
     int max_threads; /* 0: OpenMP's own count (OMP_NUM_THREADS, else the cores) */
+    int node_share;  /* with max_threads 0: at most this many threads (0: no cap), the cores'
+                        share of one of the ranks an MPI launcher started on this node */
     /* A batch whose answers (values and indices) take at least this many bytes writes them with
      * non-temporal stores where the pass can (they would not stay in the caches anyway, and a
      * store through the cache first reads the line). */
@@ -70,6 +72,10 @@ int yamr__cpu_with_openmp(void);
 /* Threads for a call reading `bytes`: 1 without OpenMP; else OpenMP's count, capped by the
  * context and by one thread per YAMR__CPU_MIN_BYTES_PER_THREAD. */
 int yamr__cpu_threads_for(const yamr__cpu_config *cfg, size_t bytes);
+/* node_share of a new context: OpenMP's count over the ranks on this node that the launcher's
+ * environment names (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH's MPI_LOCALNRANKS), at least
+ * 1; 0 when OMP_NUM_THREADS is set or no launcher says so. */
+int yamr__cpu_node_share(void);
 
 /* The best (largest key, first index on ties) of one array; index counts from the array. */
 typedef struct {

@@ -2,11 +2,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks.h"
 #include "context.h"
+
+/* ctx, ptr and bytes of an allocating call `fn`, each refused by name. */
+static yamr_status check_alloc(const char *fn, yamr_context *ctx, size_t bytes, void **ptr)
+{
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx is NULL", fn);
+    if (!ptr) return yamr__fail(YAMR_ERROR_INVALID_VALUE, ctx->error, sizeof ctx->error,
+                                "%s: ptr is NULL", fn);
+    if (bytes == 0) return yamr__fail(YAMR_ERROR_INVALID_VALUE, ctx->error, sizeof ctx->error,
+                                      "%s: bytes is 0", fn);
+    return YAMR_SUCCESS;
+}
 
 yamr_status yamr_device_alloc(yamr_context *ctx, size_t bytes, void **ptr)
 {
-    if (!ctx || !ptr || bytes == 0) return YAMR_ERROR_INVALID_VALUE;
+    yamr_status s = check_alloc("yamr_device_alloc", ctx, bytes, ptr);
+    if (s != YAMR_SUCCESS) return s;
     if (ctx->gpu) return yamr__gpu_alloc(ctx->gpu, bytes, ptr, ctx->error, sizeof ctx->error);
     void *p = malloc(bytes);
     if (!p) return YAMR_ERROR_OUT_OF_MEMORY;
@@ -16,7 +29,7 @@ yamr_status yamr_device_alloc(yamr_context *ctx, size_t bytes, void **ptr)
 
 yamr_status yamr_device_free(yamr_context *ctx, void *ptr)
 {
-    if (!ctx) return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_device_free: ctx is NULL");
     if (!ptr) return YAMR_SUCCESS;
     if (ctx->gpu) return yamr__gpu_free(ctx->gpu, ptr, ctx->error, sizeof ctx->error);
     free(ptr);
@@ -25,13 +38,14 @@ yamr_status yamr_device_free(yamr_context *ctx, void *ptr)
 
 yamr_status yamr_context_scratch(yamr_context *ctx, size_t bytes, void **ptr)
 {
-    if (!ctx || !ptr || bytes == 0) return YAMR_ERROR_INVALID_VALUE;
+    yamr_status s = check_alloc("yamr_context_scratch", ctx, bytes, ptr);
+    if (s != YAMR_SUCCESS) return s;
     if (bytes > ctx->scratch_bytes) {
         /* Freed before the new allocation, so that growing never holds both. */
         void *old = ctx->scratch;
         ctx->scratch = NULL;
         ctx->scratch_bytes = 0;
-        yamr_status s = yamr_device_free(ctx, old);
+        s = yamr_device_free(ctx, old);
         void *p = NULL;
         if (s == YAMR_SUCCESS) s = yamr_device_alloc(ctx, bytes, &p);
         if (s != YAMR_SUCCESS) return s;
@@ -44,7 +58,11 @@ yamr_status yamr_context_scratch(yamr_context *ctx, size_t bytes, void **ptr)
 
 static yamr_status copy(yamr_context *ctx, void *dst, const void *src, size_t bytes, int to_device)
 {
-    if (!ctx || !dst || !src) return YAMR_ERROR_INVALID_VALUE;
+    const char *fn = to_device ? "yamr_copy_to_device" : "yamr_copy_to_host";
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx is NULL", fn);
+    if (!dst || !src)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, ctx->error, sizeof ctx->error, "%s: %s is NULL",
+                          fn, dst ? "src" : "dst");
     if (bytes == 0) return YAMR_SUCCESS;
     if (ctx->gpu)
         return yamr__gpu_copy(ctx->gpu, dst, src, bytes, to_device, ctx->error, sizeof ctx->error);

@@ -48,3 +48,11 @@ const char *yamr_dtype_name(yamr_dtype t)
 size_t yamr_dtype_size(yamr_dtype t) { return (unsigned)t < YAMR_DTYPE_COUNT ? dtypes[t].size : 0; }
 
 int yamr__dtype_is_float(yamr_dtype t) { return (unsigned)t < YAMR_DTYPE_COUNT && dtypes[t].is_float; }
+
+const char *yamr_version(int *major, int *minor, int *patch)
+{
+    if (major) *major = YAMR_VERSION_MAJOR;
+    if (minor) *minor = YAMR_VERSION_MINOR;
+    if (patch) *patch = YAMR_VERSION_PATCH;
+    return YAMR_VERSION_STRING;
+}

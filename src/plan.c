@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checks.h"
 #include "context.h"
 
 const char *yamr_kernel_name(yamr_kernel kernel)
@@ -360,27 +361,34 @@ static void explain(const yamr_context *ctx, const yamr_plan *p, char *why, size
 yamr_status yamr_plan_for(const yamr_context *ctx, yamr_call call, yamr_op op, yamr_dtype dtype,
                           size_t rows, size_t cols, yamr_plan *plan)
 {
-    if (!ctx || !plan || (unsigned)call >= YAMR_CALL_COUNT || (unsigned)op >= YAMR_OP_COUNT ||
-        (unsigned)dtype >= YAMR_DTYPE_COUNT || rows == 0)
-        return YAMR_ERROR_INVALID_VALUE;
-    switch (call) {
+    /* The call's own checks (checks.h), so that a plan is refused exactly where the call is; the
+     * messages go to the thread's yamr_last_error(NULL), as ctx is const. */
+    static const char fn[] = "yamr_plan_for";
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx is NULL", fn);
+    if (!plan) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: plan is NULL", fn);
+    yamr_status checked = yamr__check_op(fn, op, NULL, 0);
+    switch (checked == YAMR_SUCCESS ? (int)call : -1) {
+    case -1: break;
     case YAMR_CALL_REDUCE:
     case YAMR_CALL_MINMAX:
-        if (rows != 1 || cols == 0) return YAMR_ERROR_INVALID_VALUE;
+        checked = rows != 1 ? yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0,
+                                         "%s: rows (%zu) is not 1 for a reduce or minmax", fn, rows)
+                            : yamr__check_reduce(fn, op, dtype, cols, NULL, 0);
         break;
-    case YAMR_CALL_SEGMENTS:
-        if (rows > (size_t)INT64_MAX - 1) return YAMR_ERROR_INVALID_VALUE;
+    case YAMR_CALL_ROWS:
+        checked = yamr__check_rows(fn, op, dtype, rows, cols, cols, NULL, 0);
         break;
+    case YAMR_CALL_SEGMENTS: checked = yamr__check_segments(fn, op, dtype, rows, NULL, 0); break;
     case YAMR_CALL_SOFTMAX_STATS:
-        if (!yamr__matrix_ok(rows, cols, cols, yamr_dtype_size(dtype)))
-            return YAMR_ERROR_INVALID_VALUE;
-        if (dtype != YAMR_DTYPE_F32 && dtype != YAMR_DTYPE_F64) return YAMR_ERROR_UNSUPPORTED;
+        checked = yamr__check_softmax(fn, dtype, rows, cols, cols, NULL, 0);
         break;
     default:
-        if (!yamr__matrix_ok(rows, cols, cols, yamr_dtype_size(dtype)))
-            return YAMR_ERROR_INVALID_VALUE;
+        checked = yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0,
+                             "%s: call (%d) is not a yamr_call (0 to %d)", fn, (int)call,
+                             YAMR_CALL_COUNT - 1);
         break;
     }
+    if (checked != YAMR_SUCCESS) return checked;
     const yamr_op planned = call == YAMR_CALL_MINMAX          ? YAMR_OP_ARGMAX
                             : call == YAMR_CALL_SOFTMAX_STATS ? YAMR_OP_MAX
                                                               : op;
@@ -391,7 +399,11 @@ yamr_status yamr_plan_for(const yamr_context *ctx, yamr_call call, yamr_op op, y
 
 yamr_status yamr_last_plan(const yamr_context *ctx, yamr_plan *plan)
 {
-    if (!ctx || !plan || !ctx->has_plan) return YAMR_ERROR_INVALID_VALUE;
+    static const char fn[] = "yamr_last_plan";
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx is NULL", fn);
+    if (!plan) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: plan is NULL", fn);
+    if (!ctx->has_plan)
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx has no call yet", fn);
     *plan = ctx->last_plan;
     return YAMR_SUCCESS;
 }

@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "checks.h"
 #include "context.h"
 
 static int op_is_min(yamr_op op) { return op == YAMR_OP_MIN || op == YAMR_OP_ARGMIN; }
@@ -14,23 +15,46 @@ static void write_result(yamr_dtype dtype, const yamr__result *r, void *value, i
     if (index) *index = r->index;
 }
 
+yamr_status yamr__check_reduce(const char *fn, yamr_op op, yamr_dtype dtype, size_t n, char *err,
+                               size_t errlen)
+{
+    yamr_status s = yamr__check_op(fn, op, err, errlen);
+    if (s == YAMR_SUCCESS) s = yamr__check_dtype(fn, dtype, err, errlen);
+    if (s != YAMR_SUCCESS) return s;
+    if (n == 0) return yamr__fail(YAMR_ERROR_INVALID_VALUE, err, errlen, "%s: n is 0", fn);
+    if (n > SIZE_MAX / yamr_dtype_size(dtype)) /* no buffer holds it */
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, err, errlen,
+                          "%s: n (%zu) elements of %s overflow size_t", fn, n,
+                          yamr_dtype_name(dtype));
+    return YAMR_SUCCESS;
+}
+
 /*
  * One or two slots (slots == 2: min+max, slot 0 MAX and slot 1 MIN) with the order of checks
  * of every entry point: context, arguments, variant, then the backend. Outputs are written only
  * on success.
  */
-static yamr_status run(yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtype, const void *in,
-                       size_t n, void *value[2], int64_t *index[2], int async)
+static yamr_status run(const char *fn, yamr_context *ctx, yamr_op op, int slots, yamr_dtype dtype,
+                       const void *in, size_t n, void *value[2], int64_t *index[2], int async)
 {
-    if (!ctx) return YAMR_ERROR_INVALID_VALUE;
-    if ((unsigned)op >= YAMR_OP_COUNT || (unsigned)dtype >= YAMR_DTYPE_COUNT || !in || n == 0)
-        return YAMR_ERROR_INVALID_VALUE;
-    if (n > SIZE_MAX / yamr_dtype_size(dtype)) return YAMR_ERROR_INVALID_VALUE; /* no buffer */
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx is NULL", fn);
+    char *err = ctx->error;
+    const size_t errlen = sizeof ctx->error;
+    err[0] = '\0'; /* yamr_last_error(): this call's message, or none */
+    yamr_status s = yamr__check_reduce(fn, op, dtype, n, err, errlen);
+    if (s != YAMR_SUCCESS) return s;
+    if (!in) return yamr__fail(YAMR_ERROR_INVALID_VALUE, err, errlen, "%s: in is NULL", fn);
+    static const char *const value_names[2][2] = {{"value", ""}, {"max_value", "min_value"}};
     for (int k = 0; k < slots; ++k)
-        if (!value[k] || (slots == 1 && op_needs_index(op) && !index[k])) return YAMR_ERROR_INVALID_VALUE;
+        if (!value[k])
+            return yamr__fail(YAMR_ERROR_INVALID_VALUE, err, errlen, "%s: %s is NULL", fn,
+                              value_names[slots - 1][k]);
+    if (slots == 1 && op_needs_index(op) && !index[0])
+        return yamr__fail(YAMR_ERROR_INVALID_VALUE, err, errlen,
+                          "%s: index is NULL (an argmax or argmin needs it)", fn);
     const yamr_call kind = slots == 2 ? YAMR_CALL_MINMAX : YAMR_CALL_REDUCE;
     yamr_plan plan;
-    yamr_status s = yamr__make_plan(ctx, kind, slots == 2 ? YAMR_OP_ARGMAX : op, dtype, 1, n,
+    s = yamr__make_plan(ctx, kind, slots == 2 ? YAMR_OP_ARGMAX : op, dtype, 1, n,
                                     ((uintptr_t)in % yamr_dtype_size(dtype)) == 0, &plan, ctx->error,
                                     sizeof ctx->error);
     if (s != YAMR_SUCCESS) return s;
@@ -62,7 +86,7 @@ yamr_status yamr_reduce(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const v
 {
     void *v[2] = {value, NULL};
     int64_t *i[2] = {index, NULL};
-    return run(ctx, op, 1, dtype, in, n, v, i, 0);
+    return run("yamr_reduce", ctx, op, 1, dtype, in, n, v, i, 0);
 }
 
 yamr_status yamr_reduce_async(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
@@ -70,7 +94,7 @@ yamr_status yamr_reduce_async(yamr_context *ctx, yamr_op op, yamr_dtype dtype, c
 {
     void *v[2] = {value, NULL};
     int64_t *i[2] = {index, NULL};
-    return run(ctx, op, 1, dtype, in, n, v, i, 1);
+    return run("yamr_reduce_async", ctx, op, 1, dtype, in, n, v, i, 1);
 }
 
 yamr_status yamr_minmax(yamr_context *ctx, yamr_dtype dtype, const void *in, size_t n,
@@ -78,7 +102,7 @@ yamr_status yamr_minmax(yamr_context *ctx, yamr_dtype dtype, const void *in, siz
 {
     void *v[2] = {max_value, min_value};
     int64_t *i[2] = {max_index, min_index};
-    return run(ctx, YAMR_OP_MAX, 2, dtype, in, n, v, i, 0);
+    return run("yamr_minmax", ctx, YAMR_OP_MAX, 2, dtype, in, n, v, i, 0);
 }
 
 yamr_status yamr_minmax_async(yamr_context *ctx, yamr_dtype dtype, const void *in, size_t n,
@@ -87,12 +111,12 @@ yamr_status yamr_minmax_async(yamr_context *ctx, yamr_dtype dtype, const void *i
 {
     void *v[2] = {max_value, min_value};
     int64_t *i[2] = {max_index, min_index};
-    return run(ctx, YAMR_OP_MAX, 2, dtype, in, n, v, i, 1);
+    return run("yamr_minmax_async", ctx, YAMR_OP_MAX, 2, dtype, in, n, v, i, 1);
 }
 
 yamr_status yamr_set_stream(yamr_context *ctx, void *stream)
 {
-    if (!ctx) return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "yamr_set_stream: ctx is NULL");
     if (!ctx->gpu) return YAMR_ERROR_UNSUPPORTED;
     return yamr__gpu_set_stream(ctx->gpu, stream);
 }

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "checks.h"
 #include "context.h"
 
 const char *yamr_rows_shape_name(yamr_rows_shape shape)
@@ -30,6 +31,64 @@ uint64_t yamr__empty_value_bits(yamr_dtype t)
 /* ---- Argument checks ---- */
 
 static int op_needs_index(yamr_op op) { return op == YAMR_OP_ARGMAX || op == YAMR_OP_ARGMIN; }
+
+#define INVALID(...) yamr__fail(YAMR_ERROR_INVALID_VALUE, err, errlen, __VA_ARGS__)
+
+/* A rows x cols matrix with leading dimension ld: each way it can be refused, by name. */
+static yamr_status check_matrix(const char *fn, yamr_dtype dtype, size_t rows, size_t cols,
+                                size_t ld, char *err, size_t errlen)
+{
+    if (rows == 0) return INVALID("%s: rows is 0", fn);
+    if (cols == 0) return INVALID("%s: cols is 0", fn);
+    if (ld < cols) return INVALID("%s: ld (%zu) < cols (%zu)", fn, ld, cols);
+    if (!yamr__matrix_ok(rows, cols, ld, yamr_dtype_size(dtype)))
+        return INVALID("%s: %zu rows of ld %zu elements of %s overflow a 64-bit offset", fn, rows,
+                       ld, yamr_dtype_name(dtype));
+    return YAMR_SUCCESS;
+}
+
+yamr_status yamr__check_rows(const char *fn, yamr_op op, yamr_dtype dtype, size_t rows,
+                             size_t cols, size_t ld, char *err, size_t errlen)
+{
+    yamr_status s = yamr__check_op(fn, op, err, errlen);
+    if (s == YAMR_SUCCESS) s = yamr__check_dtype(fn, dtype, err, errlen);
+    if (s == YAMR_SUCCESS) s = check_matrix(fn, dtype, rows, cols, ld, err, errlen);
+    return s;
+}
+
+yamr_status yamr__check_segments(const char *fn, yamr_op op, yamr_dtype dtype, size_t segments,
+                                 char *err, size_t errlen)
+{
+    yamr_status s = yamr__check_op(fn, op, err, errlen);
+    if (s == YAMR_SUCCESS) s = yamr__check_dtype(fn, dtype, err, errlen);
+    if (s != YAMR_SUCCESS) return s;
+    if (segments == 0) return INVALID("%s: segments is 0", fn);
+    if (segments > (size_t)INT64_MAX - 1)
+        return INVALID("%s: segments (%zu) + 1 offsets overflow int64_t", fn, segments);
+    return YAMR_SUCCESS;
+}
+
+yamr_status yamr__check_softmax(const char *fn, yamr_dtype dtype, size_t rows, size_t cols,
+                                size_t ld, char *err, size_t errlen)
+{
+    yamr_status s = yamr__check_dtype(fn, dtype, err, errlen);
+    if (s == YAMR_SUCCESS) s = check_matrix(fn, dtype, rows, cols, ld, err, errlen);
+    if (s == YAMR_SUCCESS && dtype != YAMR_DTYPE_F32 && dtype != YAMR_DTYPE_F64)
+        s = yamr__fail(YAMR_ERROR_UNSUPPORTED, err, errlen,
+                       "%s: dtype %s is not supported (f32 or f64)", fn, yamr_dtype_name(dtype));
+    return s;
+}
+
+/* The pointers every op call needs: `in`, `values`, and `indices` for an argmax or argmin. */
+static yamr_status check_op_outputs(const char *fn, yamr_op op, const void *in, void *values,
+                                    int64_t *indices, char *err, size_t errlen)
+{
+    if (!in) return INVALID("%s: in is NULL", fn);
+    if (!values) return INVALID("%s: values is NULL", fn);
+    if (op_needs_index(op) && !indices)
+        return INVALID("%s: indices is NULL (an argmax or argmin needs it)", fn);
+    return YAMR_SUCCESS;
+}
 
 /* ---- Entry points: context, arguments, then the backend. Nothing is written on failure. ---- */
 
@@ -80,14 +139,17 @@ static yamr__gpu_batch op_batch(const yamr_context *ctx, yamr__batch_kind kind, 
     return c;
 }
 
-static yamr_status reduce_rows(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
-                               size_t rows, size_t cols, size_t ld, void *values, int64_t *indices,
-                               int async)
+static yamr_status reduce_rows(const char *fn, yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                               const void *in, size_t rows, size_t cols, size_t ld, void *values,
+                               int64_t *indices, int async)
 {
-    if (!ctx) return YAMR_ERROR_INVALID_VALUE;
-    if ((unsigned)op >= YAMR_OP_COUNT || (unsigned)dtype >= YAMR_DTYPE_COUNT || !in || !values ||
-        (op_needs_index(op) && !indices) || !yamr__matrix_ok(rows, cols, ld, yamr_dtype_size(dtype)))
-        return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx is NULL", fn);
+    char *err = ctx->error;
+    const size_t errlen = sizeof ctx->error;
+    err[0] = '\0'; /* yamr_last_error(): this call's message, or none */
+    yamr_status s = yamr__check_rows(fn, op, dtype, rows, cols, ld, err, errlen);
+    if (s == YAMR_SUCCESS) s = check_op_outputs(fn, op, in, values, indices, err, errlen);
+    if (s != YAMR_SUCCESS) return s;
     yamr__gpu_batch c = op_batch(ctx, YAMR__BATCH_ROWS, op, dtype, in, rows, values, indices, async);
     c.cols = cols;
     c.ld = ld;
@@ -97,25 +159,30 @@ static yamr_status reduce_rows(yamr_context *ctx, yamr_op op, yamr_dtype dtype, 
 yamr_status yamr_reduce_rows(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
                              size_t rows, size_t cols, size_t ld, void *values, int64_t *indices)
 {
-    return reduce_rows(ctx, op, dtype, in, rows, cols, ld, values, indices, 0);
+    return reduce_rows("yamr_reduce_rows", ctx, op, dtype, in, rows, cols, ld, values, indices,
+                       0);
 }
 
 yamr_status yamr_reduce_rows_async(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
                                    size_t rows, size_t cols, size_t ld, void *values,
                                    int64_t *indices)
 {
-    return reduce_rows(ctx, op, dtype, in, rows, cols, ld, values, indices, 1);
+    return reduce_rows("yamr_reduce_rows_async", ctx, op, dtype, in, rows, cols, ld, values,
+                       indices, 1);
 }
 
-static yamr_status reduce_segments(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
-                                   const int64_t *offsets, size_t segments, void *values,
-                                   int64_t *indices, int async)
+static yamr_status reduce_segments(const char *fn, yamr_context *ctx, yamr_op op,
+                                   yamr_dtype dtype, const void *in, const int64_t *offsets,
+                                   size_t segments, void *values, int64_t *indices, int async)
 {
-    if (!ctx) return YAMR_ERROR_INVALID_VALUE;
-    if ((unsigned)op >= YAMR_OP_COUNT || (unsigned)dtype >= YAMR_DTYPE_COUNT || !in || !offsets ||
-        segments == 0 || segments > (size_t)INT64_MAX - 1 || !values ||
-        (op_needs_index(op) && !indices))
-        return YAMR_ERROR_INVALID_VALUE;
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx is NULL", fn);
+    char *err = ctx->error;
+    const size_t errlen = sizeof ctx->error;
+    err[0] = '\0'; /* yamr_last_error(): this call's message, or none */
+    yamr_status s = yamr__check_segments(fn, op, dtype, segments, err, errlen);
+    if (s == YAMR_SUCCESS && !offsets) s = INVALID("%s: offsets is NULL", fn);
+    if (s == YAMR_SUCCESS) s = check_op_outputs(fn, op, in, values, indices, err, errlen);
+    if (s != YAMR_SUCCESS) return s;
     yamr__gpu_batch c =
         op_batch(ctx, YAMR__BATCH_SEGMENTS, op, dtype, in, segments, values, indices, async);
     c.offsets = offsets;
@@ -126,24 +193,33 @@ yamr_status yamr_reduce_segments(yamr_context *ctx, yamr_op op, yamr_dtype dtype
                                  const int64_t *offsets, size_t segments, void *values,
                                  int64_t *indices)
 {
-    return reduce_segments(ctx, op, dtype, in, offsets, segments, values, indices, 0);
+    return reduce_segments("yamr_reduce_segments", ctx, op, dtype, in, offsets, segments, values,
+                           indices, 0);
 }
 
 yamr_status yamr_reduce_segments_async(yamr_context *ctx, yamr_op op, yamr_dtype dtype,
                                        const void *in, const int64_t *offsets, size_t segments,
                                        void *values, int64_t *indices)
 {
-    return reduce_segments(ctx, op, dtype, in, offsets, segments, values, indices, 1);
+    return reduce_segments("yamr_reduce_segments_async", ctx, op, dtype, in, offsets, segments,
+                           values, indices, 1);
 }
 
-static yamr_status softmax_stats(yamr_context *ctx, yamr_dtype dtype, const void *in, size_t rows,
-                                 size_t cols, size_t ld, void *row_max, void *row_sum, int async)
+static yamr_status softmax_stats(const char *fn, yamr_context *ctx, yamr_dtype dtype,
+                                 const void *in, size_t rows, size_t cols, size_t ld,
+                                 void *row_max, void *row_sum, int async)
 {
-    if (!ctx) return YAMR_ERROR_INVALID_VALUE;
-    if ((unsigned)dtype >= YAMR_DTYPE_COUNT || !in || !row_max || !row_sum ||
-        !yamr__matrix_ok(rows, cols, ld, yamr_dtype_size(dtype)))
-        return YAMR_ERROR_INVALID_VALUE;
-    if (dtype != YAMR_DTYPE_F32 && dtype != YAMR_DTYPE_F64) return YAMR_ERROR_UNSUPPORTED;
+    if (!ctx) return yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0, "%s: ctx is NULL", fn);
+    char *err = ctx->error;
+    const size_t errlen = sizeof ctx->error;
+    err[0] = '\0'; /* yamr_last_error(): this call's message, or none */
+    /* a NULL pointer is refused before a dtype that is in range but unsupported */
+    yamr_status s = YAMR_SUCCESS;
+    if (!in) s = INVALID("%s: in is NULL", fn);
+    else if (!row_max) s = INVALID("%s: row_max is NULL", fn);
+    else if (!row_sum) s = INVALID("%s: row_sum is NULL", fn);
+    if (s == YAMR_SUCCESS) s = yamr__check_softmax(fn, dtype, rows, cols, ld, err, errlen);
+    if (s != YAMR_SUCCESS) return s;
     yamr__gpu_batch c;
     memset(&c, 0, sizeof c);
     c.kind = YAMR__BATCH_SOFTMAX;
@@ -163,12 +239,14 @@ yamr_status yamr_softmax_stats_rows(yamr_context *ctx, yamr_dtype dtype, const v
                                     size_t rows, size_t cols, size_t ld, void *row_max,
                                     void *row_sum)
 {
-    return softmax_stats(ctx, dtype, in, rows, cols, ld, row_max, row_sum, 0);
+    return softmax_stats("yamr_softmax_stats_rows", ctx, dtype, in, rows, cols, ld, row_max,
+                         row_sum, 0);
 }
 
 yamr_status yamr_softmax_stats_rows_async(yamr_context *ctx, yamr_dtype dtype, const void *in,
                                           size_t rows, size_t cols, size_t ld, void *row_max,
                                           void *row_sum)
 {
-    return softmax_stats(ctx, dtype, in, rows, cols, ld, row_max, row_sum, 1);
+    return softmax_stats("yamr_softmax_stats_rows_async", ctx, dtype, in, rows, cols, ld, row_max,
+                         row_sum, 1);
 }

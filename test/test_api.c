@@ -12,12 +12,25 @@
 
 #include "yamr.h"
 
+/* A refusal that says which argument: status INVALID_VALUE, and yamr_last_error(where) (where:
+ * the context, or NULL for the thread's message) names the function and holds `says`. */
+#define expect_named(status, where, fn, says)                                                  \
+    do {                                                                                       \
+        const yamr_status expect_named_s_ = (status);                                          \
+        const char *expect_named_m_ = yamr_last_error(where);                                  \
+        if (expect_named_s_ != YAMR_ERROR_INVALID_VALUE || !strstr(expect_named_m_, fn ": ") ||  \
+            !strstr(expect_named_m_, says))                                                    \
+            fail_msg("%s: got %s, \"%s\"; want INVALID_VALUE naming \"%s\"", #status,           \
+                     yamr_status_string(expect_named_s_), expect_named_m_, says);              \
+    } while (0)
+
 static void test_create_rejects_bad_arguments(void **state)
 {
     (void)state;
     yamr_context *ctx = (yamr_context *)&ctx; /* a sentinel that must survive failures */
-    assert_int_equal(yamr_create(NULL, YAMR_DEVICE_CPU), YAMR_ERROR_INVALID_VALUE);
-    assert_int_equal(yamr_create(&ctx, -2), YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_create(NULL, YAMR_DEVICE_CPU), NULL, "yamr_create", "ctx is NULL");
+    expect_named(yamr_create(&ctx, -2), NULL, "yamr_create", "device (-2)");
+    expect_named(yamr_create(&ctx, -7), NULL, "yamr_create", "device (-7)");
     assert_ptr_equal(ctx, (yamr_context *)&ctx);
     assert_int_equal(yamr_create(&ctx, 4096), YAMR_ERROR_NO_DEVICE);
     assert_ptr_equal(ctx, (yamr_context *)&ctx);
@@ -31,11 +44,11 @@ static void test_create_ex_says_why(void **state)
     yamr_context *ctx = (yamr_context *)&ctx; /* a sentinel that must survive failures */
     char why[256];
     memset(why, 0, sizeof why);
-    assert_int_equal(yamr_create_ex(NULL, YAMR_DEVICE_CPU, why, sizeof why),
-                     YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_create_ex(NULL, YAMR_DEVICE_CPU, why, sizeof why), NULL, "yamr_create",
+                 "ctx is NULL");
     assert_true(why[0] != '\0' && strlen(why) < sizeof why);
     memset(why, 0, sizeof why);
-    assert_int_equal(yamr_create_ex(&ctx, -2, why, sizeof why), YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_create_ex(&ctx, -2, why, sizeof why), NULL, "yamr_create", "device (-2)");
     assert_true(why[0] != '\0');
     assert_ptr_equal(ctx, (yamr_context *)&ctx);
     memset(why, 0, sizeof why);
@@ -65,21 +78,23 @@ typedef struct {
     size_t n;
     int null_value;
     int null_index;
+    const char *says; /* in yamr_last_error() */
 } bad_case;
 
 static void test_reduce_rejects_bad_arguments_and_writes_nothing(void **state)
 {
     (void)state;
     static const bad_case cases[] = {
-        {"NULL context", 1, YAMR_OP_MAX, YAMR_DTYPE_F32, 0, 4, 0, 0},
-        {"op out of range", 0, (yamr_op)YAMR_OP_COUNT, YAMR_DTYPE_F32, 0, 4, 0, 0},
-        {"negative op", 0, (yamr_op)-1, YAMR_DTYPE_F32, 0, 4, 0, 0},
-        {"dtype out of range", 0, YAMR_OP_MAX, (yamr_dtype)YAMR_DTYPE_COUNT, 0, 4, 0, 0},
-        {"NULL input", 0, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 4, 0, 0},
-        {"n == 0", 0, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 0, 0, 0, 0},
-        {"NULL value", 0, YAMR_OP_MAX, YAMR_DTYPE_F32, 0, 4, 1, 0},
-        {"argmax without index", 0, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 0, 4, 0, 1},
-        {"argmin without index", 0, YAMR_OP_ARGMIN, YAMR_DTYPE_I64, 0, 4, 0, 1},
+        {"NULL context", 1, YAMR_OP_MAX, YAMR_DTYPE_F32, 0, 4, 0, 0, "ctx is NULL"},
+        {"op out of range", 0, (yamr_op)YAMR_OP_COUNT, YAMR_DTYPE_F32, 0, 4, 0, 0, "op (4)"},
+        {"negative op", 0, (yamr_op)-1, YAMR_DTYPE_F32, 0, 4, 0, 0, "op (-1)"},
+        {"dtype out of range", 0, YAMR_OP_MAX, (yamr_dtype)YAMR_DTYPE_COUNT, 0, 4, 0, 0,
+         "dtype (7)"},
+        {"NULL input", 0, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 4, 0, 0, "in is NULL"},
+        {"n == 0", 0, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 0, 0, 0, 0, "n is 0"},
+        {"NULL value", 0, YAMR_OP_MAX, YAMR_DTYPE_F32, 0, 4, 1, 0, "value is NULL"},
+        {"argmax without index", 0, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 0, 4, 0, 1, "index is NULL"},
+        {"argmin without index", 0, YAMR_OP_ARGMIN, YAMR_DTYPE_I64, 0, 4, 0, 1, "index is NULL"},
     };
     yamr_context *ctx;
     assert_int_equal(yamr_create(&ctx, YAMR_DEVICE_CPU), YAMR_SUCCESS);
@@ -91,7 +106,9 @@ static void test_reduce_rejects_bad_arguments_and_writes_nothing(void **state)
         int64_t index = 12345;
         yamr_status s = yamr_reduce(c->null_ctx ? NULL : ctx, c->op, c->dtype, c->null_in ? NULL : in,
                                     c->n, c->null_value ? NULL : value, c->null_index ? NULL : &index);
-        if (s != YAMR_ERROR_INVALID_VALUE) fail_msg("%s: got %s", c->what, yamr_status_string(s));
+        const char *msg = yamr_last_error(c->null_ctx ? NULL : ctx);
+        if (s != YAMR_ERROR_INVALID_VALUE || !strstr(msg, "yamr_reduce: ") || !strstr(msg, c->says))
+            fail_msg("%s: got %s, \"%s\"", c->what, yamr_status_string(s), msg);
         for (size_t b = 0; b < sizeof value; ++b)
             if (value[b] != 0x5a) fail_msg("%s: value written on failure", c->what);
         if (index != 12345) fail_msg("%s: index written on failure", c->what);
@@ -104,17 +121,19 @@ static void test_settings(void **state)
     (void)state;
     yamr_context *ctx;
     assert_int_equal(yamr_create(&ctx, YAMR_DEVICE_CPU), YAMR_SUCCESS);
-    assert_int_equal(yamr_set_variant(NULL, YAMR_VARIANT_AUTO), YAMR_ERROR_INVALID_VALUE);
-    assert_int_equal(yamr_set_variant(ctx, (yamr_variant)YAMR_VARIANT_COUNT), YAMR_ERROR_INVALID_VALUE);
-    assert_int_equal(yamr_set_variant(ctx, (yamr_variant)-1), YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_set_variant(NULL, YAMR_VARIANT_AUTO), NULL, "yamr_set_variant", "ctx is NULL");
+    expect_named(yamr_set_variant(ctx, (yamr_variant)YAMR_VARIANT_COUNT), ctx, "yamr_set_variant",
+                 "v (7)");
+    expect_named(yamr_set_variant(ctx, (yamr_variant)-1), ctx, "yamr_set_variant", "v (-1)");
     for (int v = YAMR_VARIANT_RACY; v < YAMR_VARIANT_COUNT; ++v) /* GPU algorithms */
         assert_int_equal(yamr_set_variant(ctx, (yamr_variant)v), YAMR_ERROR_UNSUPPORTED);
     assert_int_equal(yamr_set_variant(ctx, YAMR_VARIANT_AUTO), YAMR_SUCCESS);
-    assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)2), YAMR_ERROR_INVALID_VALUE);
-    assert_int_equal(yamr_set_nan_policy(NULL, YAMR_NAN_IGNORE), YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_set_nan_policy(ctx, (yamr_nan_policy)2), ctx, "yamr_set_nan_policy", "p (2)");
+    expect_named(yamr_set_nan_policy(NULL, YAMR_NAN_IGNORE), NULL, "yamr_set_nan_policy",
+                 "ctx is NULL");
     yamr_nan_policy policy = (yamr_nan_policy)7;
-    assert_int_equal(yamr_get_nan_policy(NULL, &policy), YAMR_ERROR_INVALID_VALUE);
-    assert_int_equal(yamr_get_nan_policy(ctx, NULL), YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_get_nan_policy(NULL, &policy), NULL, "yamr_get_nan_policy", "ctx is NULL");
+    expect_named(yamr_get_nan_policy(ctx, NULL), NULL, "yamr_get_nan_policy", "p is NULL");
     assert_int_equal(policy, 7);
     assert_int_equal(yamr_get_nan_policy(ctx, &policy), YAMR_SUCCESS);
     assert_int_equal(policy, YAMR_NAN_PROPAGATE);
@@ -123,7 +142,15 @@ static void test_settings(void **state)
     assert_int_equal(policy, YAMR_NAN_IGNORE);
     assert_int_equal(yamr_set_nan_policy(ctx, YAMR_NAN_PROPAGATE), YAMR_SUCCESS);
     yamr_device_info info;
-    assert_int_equal(yamr_get_device_info(ctx, NULL), YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_get_device_info(ctx, NULL), NULL, "yamr_get_device_info", "info is NULL");
+    int threads = -5;
+    expect_named(yamr_get_cpu_threads(ctx, NULL), NULL, "yamr_get_cpu_threads", "threads is NULL");
+    assert_int_equal(yamr_get_cpu_threads(ctx, &threads), YAMR_SUCCESS);
+    assert_int_equal(threads, 0);
+    assert_int_equal(yamr_set_cpu_threads(ctx, 3), YAMR_SUCCESS);
+    assert_int_equal(yamr_get_cpu_threads(ctx, &threads), YAMR_SUCCESS);
+    assert_int_equal(threads, 3);
+    assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
     assert_int_equal(yamr_get_device_info(ctx, &info), YAMR_SUCCESS);
     assert_int_equal(info.vendor, YAMR_VENDOR_CPU);
     assert_string_equal(info.arch, "cpu");
@@ -180,15 +207,14 @@ static void test_plans(void **state)
                                        (yamr_dtype)bad[k].dtype, bad[k].rows, bad[k].cols, &plan),
                          bad[k].expect);
         assert_memory_equal(&plan, &poisoned, sizeof plan);
+        assert_non_null(strstr(yamr_last_error(NULL), "yamr_plan_for: "));
     }
-    assert_int_equal(yamr_plan_for(NULL, YAMR_CALL_REDUCE, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 1,
-                                   &plan),
-                     YAMR_ERROR_INVALID_VALUE);
-    assert_int_equal(yamr_plan_for(ctx, YAMR_CALL_REDUCE, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 1,
-                                   NULL),
-                     YAMR_ERROR_INVALID_VALUE);
-    assert_int_equal(yamr_last_plan(ctx, &plan), YAMR_ERROR_INVALID_VALUE); /* no call yet */
-    assert_int_equal(yamr_last_plan(NULL, &plan), YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_plan_for(NULL, YAMR_CALL_REDUCE, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 1, &plan),
+                 NULL, "yamr_plan_for", "ctx is NULL");
+    expect_named(yamr_plan_for(ctx, YAMR_CALL_REDUCE, YAMR_OP_MAX, YAMR_DTYPE_F32, 1, 1, NULL),
+                 NULL, "yamr_plan_for", "plan is NULL");
+    expect_named(yamr_last_plan(ctx, &plan), NULL, "yamr_last_plan", "no call yet");
+    expect_named(yamr_last_plan(NULL, &plan), NULL, "yamr_last_plan", "ctx is NULL");
     assert_memory_equal(&plan, &poisoned, sizeof plan);
     assert_non_null(strstr(yamr_report(ctx), "last call:   no call yet"));
 
@@ -205,11 +231,86 @@ static void test_plans(void **state)
     assert_int_equal(yamr_last_plan(ctx, &plan), YAMR_SUCCESS);
     assert_int_equal(plan.call, YAMR_CALL_MINMAX);
     /* a refused call leaves the last plan as it was */
-    assert_int_equal(yamr_argmax_i32(ctx, x, 0, &v, &i), YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_argmax_i32(ctx, x, 0, &v, &i), ctx, "yamr_reduce", "n is 0");
     assert_int_equal(yamr_last_plan(ctx, &plan), YAMR_SUCCESS);
     assert_int_equal(plan.call, YAMR_CALL_MINMAX);
     assert_string_equal(yamr_kernel_name(YAMR_KERNEL_LANES_PER_ROW), "lanes_per_row");
     assert_string_equal(yamr_kernel_name((yamr_kernel)YAMR_KERNEL_COUNT), "invalid");
+    yamr_destroy(ctx);
+}
+
+/* yamr_plan_for() refuses exactly what each call refuses, with the same status: every call kind
+ * and dtype, sizes at and past each limit. A size that both accept is run when it is small
+ * enough to have a buffer (larger ones only plan: their checks are the call's own function). */
+static void test_plan_for_refuses_what_the_call_refuses(void **state)
+{
+    (void)state;
+    yamr_context *ctx = NULL;
+    assert_int_equal(yamr_create(&ctx, YAMR_DEVICE_CPU), YAMR_SUCCESS);
+    enum { SMALL = 6 };
+    double in[SMALL * SMALL], values[SMALL], second[SMALL];
+    int64_t offsets[SMALL + 1];
+    for (int k = 0; k < SMALL * SMALL; ++k) in[k] = 0;
+    for (int k = 0; k <= SMALL; ++k) offsets[k] = k;
+    long ran = 0, planned_only = 0;
+    for (int call = 0; call < YAMR_CALL_COUNT; ++call)
+        for (int dtype = -1; dtype <= YAMR_DTYPE_COUNT; ++dtype)
+            for (int op = -1; op <= YAMR_OP_COUNT; op += op == 0 ? 3 : 1) { /* -1, 0, 3, 4 */
+                const size_t size = yamr_dtype_size((yamr_dtype)dtype), elem = size ? size : 1;
+                const size_t sizes[] = {0, 1, 2, SMALL, SIZE_MAX, SIZE_MAX / elem,
+                                        SIZE_MAX / elem + 1, (size_t)INT64_MAX / elem,
+                                        (size_t)INT64_MAX / elem + 1, (size_t)INT64_MAX - 1,
+                                        (size_t)INT64_MAX};
+                const size_t count = sizeof sizes / sizeof sizes[0];
+                for (size_t r = 0; r < count; ++r)
+                    for (size_t c = 0; c < count; ++c) {
+                        const size_t rows = sizes[r], cols = sizes[c];
+                        yamr_plan plan;
+                        const yamr_status planned = yamr_plan_for(
+                            ctx, (yamr_call)call, (yamr_op)op, (yamr_dtype)dtype, rows, cols, &plan);
+                        const int small = rows <= SMALL && cols <= SMALL;
+                        if (planned == YAMR_SUCCESS && !small) {
+                            ++planned_only;
+                            continue;
+                        }
+                        /* the call of that kind: a reduce or minmax has rows 1 (n = cols) */
+                        yamr_status s = YAMR_ERROR_INVALID_VALUE;
+                        const yamr_dtype t = (yamr_dtype)dtype;
+                        switch ((yamr_call)call) {
+                        case YAMR_CALL_REDUCE:
+                            if (rows == 1)
+                                s = yamr_reduce(ctx, (yamr_op)op, t, in, cols, values,
+                                                (int64_t *)second);
+                            break;
+                        case YAMR_CALL_MINMAX:
+                            /* minmax takes no op; plan_for refuses one out of range all the same */
+                            if (rows == 1 && op >= 0 && op < YAMR_OP_COUNT)
+                                s = yamr_minmax(ctx, t, in, cols, values, NULL, second, NULL);
+                            break;
+                        case YAMR_CALL_ROWS:
+                            s = yamr_reduce_rows(ctx, (yamr_op)op, t, in, rows, cols, cols, values,
+                                                 (int64_t *)second);
+                            break;
+                        case YAMR_CALL_SEGMENTS:
+                            s = yamr_reduce_segments(ctx, (yamr_op)op, t, in, offsets, rows, values,
+                                                     (int64_t *)second);
+                            break;
+                        case YAMR_CALL_SOFTMAX_STATS:
+                            if (op >= 0 && op < YAMR_OP_COUNT)
+                                s = yamr_softmax_stats_rows(ctx, t, in, rows, cols, cols, values,
+                                                            second);
+                            break;
+                        }
+                        ++ran;
+                        if (s != planned)
+                            fail_msg("call %d, op %d, dtype %d, %zu x %zu: yamr_plan_for %s, the "
+                                     "call %s",
+                                     call, op, dtype, rows, cols, yamr_status_string(planned),
+                                     yamr_status_string(s));
+                    }
+            }
+    printf("  plan_for against the call: %ld cases run, %ld accepted too large to run\n", ran,
+           planned_only);
     yamr_destroy(ctx);
 }
 
@@ -280,7 +381,9 @@ static void test_memory_helpers(void **state)
     yamr_context *ctx;
     assert_int_equal(yamr_create(&ctx, YAMR_DEVICE_CPU), YAMR_SUCCESS);
     void *p = (void *)&p;
-    assert_int_equal(yamr_device_alloc(ctx, 0, &p), YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_device_alloc(ctx, 0, &p), ctx, "yamr_device_alloc", "bytes is 0");
+    expect_named(yamr_device_alloc(ctx, 8, NULL), ctx, "yamr_device_alloc", "ptr is NULL");
+    expect_named(yamr_device_alloc(NULL, 8, &p), NULL, "yamr_device_alloc", "ctx is NULL");
     assert_ptr_equal(p, (void *)&p);
     assert_int_equal(yamr_device_alloc(ctx, 16, &p), YAMR_SUCCESS);
     const int src[4] = {1, 2, 3, 4};
@@ -288,7 +391,9 @@ static void test_memory_helpers(void **state)
     assert_int_equal(yamr_copy_to_device(ctx, p, src, sizeof src), YAMR_SUCCESS);
     assert_int_equal(yamr_copy_to_host(ctx, back, p, sizeof back), YAMR_SUCCESS);
     assert_memory_equal(src, back, sizeof src);
-    assert_int_equal(yamr_copy_to_device(ctx, NULL, src, 4), YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_copy_to_device(ctx, NULL, src, 4), ctx, "yamr_copy_to_device", "dst is NULL");
+    expect_named(yamr_copy_to_host(ctx, back, NULL, 4), ctx, "yamr_copy_to_host", "src is NULL");
+    expect_named(yamr_device_free(NULL, p), NULL, "yamr_device_free", "ctx is NULL");
     assert_int_equal(yamr_device_free(ctx, p), YAMR_SUCCESS);
     assert_int_equal(yamr_device_free(ctx, NULL), YAMR_SUCCESS);
     yamr_destroy(ctx);
@@ -301,9 +406,9 @@ static void test_memory_helpers(void **state)
 static void check_scratch(yamr_context *ctx, int gpu)
 {
     void *p = (void *)&p, *q = (void *)&q; /* sentinels that must survive failures */
-    assert_int_equal(yamr_context_scratch(NULL, 16, &p), YAMR_ERROR_INVALID_VALUE);
-    assert_int_equal(yamr_context_scratch(ctx, 16, NULL), YAMR_ERROR_INVALID_VALUE);
-    assert_int_equal(yamr_context_scratch(ctx, 0, &p), YAMR_ERROR_INVALID_VALUE);
+    expect_named(yamr_context_scratch(NULL, 16, &p), NULL, "yamr_context_scratch", "ctx is NULL");
+    expect_named(yamr_context_scratch(ctx, 16, NULL), ctx, "yamr_context_scratch", "ptr is NULL");
+    expect_named(yamr_context_scratch(ctx, 0, &p), ctx, "yamr_context_scratch", "bytes is 0");
     assert_ptr_equal(p, (void *)&p);
 
     unsigned char pattern[4096], back[4096];
@@ -393,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_reduce_rejects_bad_arguments_and_writes_nothing),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_plans), cmocka_unit_test(test_names),
+        cmocka_unit_test(test_plan_for_refuses_what_the_call_refuses),
         cmocka_unit_test(test_hand_checked_answers),
         cmocka_unit_test(test_memory_helpers),
         cmocka_unit_test(test_context_scratch_cpu),

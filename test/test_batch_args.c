@@ -71,6 +71,31 @@ static const bad_case bad_cases[] = {
 };
 #define BAD_CASE_COUNT (sizeof bad_cases / sizeof bad_cases[0])
 
+/* What yamr_last_error() says for a case, by the end of its name. */
+static const char *message_of(const char *what)
+{
+    static const struct {
+        const char *what_ends, *says;
+    } messages[] = {
+        {"NULL context", "ctx is NULL"},      {"op out of range", "op (4)"},
+        {"negative op", "op (-1)"},           {"dtype out of range", "dtype ("},
+        {"NULL input", "in is NULL"},         {"NULL values", "values is NULL"},
+        {"without indices", "indices is NULL"}, {"rows == 0", "rows is 0"},
+        {"rows == 0 (arguments first)", "rows is 0"}, {"cols == 0", "cols is 0"},
+        {"ld < cols", "ld ("},                {"size overflows", "overflow"},
+        {"NULL offsets", "offsets is NULL"},  {"segments == 0", "segments is 0"},
+        {"NULL row_max", "row_max is NULL"},  {"NULL row_sum", "row_sum is NULL"},
+        {"input", "is not supported"},
+    };
+    const size_t len = strlen(what);
+    for (size_t k = 0; k < sizeof messages / sizeof messages[0]; ++k) {
+        const size_t end = strlen(messages[k].what_ends);
+        if (len >= end && strcmp(what + len - end, messages[k].what_ends) == 0)
+            return messages[k].says;
+    }
+    return "(no message listed for this case)";
+}
+
 void test_bad_arguments_write_nothing(void **state)
 {
     (void)state;
@@ -107,6 +132,15 @@ void test_bad_arguments_write_nothing(void **state)
             if (s != c->expect)
                 failf("%s (%s): got %s, expected %s", c->what, async ? "async" : "sync",
                       yamr_status_string(s), yamr_status_string(c->expect));
+            /* yamr_last_error() names the function and the argument */
+            static const char *const fns[3] = {"yamr_reduce_rows", "yamr_reduce_segments",
+                                               "yamr_softmax_stats_rows"};
+            char fn[64];
+            snprintf(fn, sizeof fn, "%s%s: ", fns[c->api], async ? "_async" : "");
+            const char *msg = yamr_last_error(x);
+            if (!strstr(msg, fn) || !strstr(msg, message_of(c->what)))
+                failf("%s (%s): yamr_last_error() says \"%s\", expected \"%s...%s\"", c->what,
+                      async ? "async" : "sync", msg, fn, message_of(c->what));
             fetch_outputs();
             if (!untouched(host_values, 0, (MAX_ROWS + GUARD) * 8) ||
                 !untouched(host_second, 0, (MAX_ROWS + GUARD) * 8))

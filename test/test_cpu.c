@@ -643,10 +643,13 @@ static void test_size_overflow(void **state)
         memset(v, 0xa5, sizeof v);
         memset(w, 0xa5, sizeof w);
         assert_int_equal(yamr_reduce(ctx, YAMR_OP_ARGMAX, t, data, n, v, &i), YAMR_ERROR_INVALID_VALUE);
+        assert_non_null(strstr(yamr_last_error(ctx), "yamr_reduce: n ("));
+        assert_non_null(strstr(yamr_last_error(ctx), "overflow size_t"));
         assert_int_equal(yamr_reduce_async(ctx, YAMR_OP_MAX, t, data, n, v, &i),
                          YAMR_ERROR_INVALID_VALUE);
         assert_int_equal(yamr_minmax(ctx, t, data, n, v, &i, w, &j), YAMR_ERROR_INVALID_VALUE);
         assert_int_equal(yamr_minmax(ctx, t, data, SIZE_MAX, v, &i, w, &j), YAMR_ERROR_INVALID_VALUE);
+        assert_non_null(strstr(yamr_last_error(ctx), "yamr_minmax: n ("));
         for (int b = 0; b < 8; ++b) assert_int_equal(v[b] & w[b], 0xa5);
         assert_int_equal(i, 42);
         assert_int_equal(j, 43);
@@ -690,7 +693,9 @@ static void test_threads_setting(void **state)
 {
     (void)state;
     assert_int_equal(yamr_set_cpu_threads(NULL, 1), YAMR_ERROR_INVALID_VALUE);
+    assert_string_equal(yamr_last_error(NULL), "yamr_set_cpu_threads: ctx is NULL");
     assert_int_equal(yamr_set_cpu_threads(ctx, -1), YAMR_ERROR_INVALID_VALUE);
+    assert_string_equal(yamr_last_error(ctx), "yamr_set_cpu_threads: threads (-1) < 0");
     assert_int_equal(ctx->cpu.max_threads, 0); /* kept on failure */
     const size_t big = (size_t)1 << 40;
     const int all = yamr__cpu_threads_for(&ctx->cpu, big);

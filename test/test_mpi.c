@@ -680,12 +680,20 @@ typedef enum {
     DISAGREE_ROWS,  /* one row more */
     ALL_EMPTY,      /* every rank n_local == 0 (or cols_local == 0): a total of 0 */
     ALL_UNSUPPORTED,/* softmax of I32 on every rank */
+    BAD_OP_NEG,     /* op -1 (which once read as minmax: another exchange count) */
+    BAD_DTYPE_NEG,  /* dtype -1 */
+    BAD_NAN,        /* yamr_set_nan_policy(-1) and (2) refused, the policy kept: all agree */
+    OTHER_FN,       /* another yamr_mpi_* function than the others (other_fn below) */
     BAD_COUNT
 } bad_kind;
 static const char *const bad_names[BAD_COUNT] = {
     "none",          "null_ctx",     "null_in",        "null_value",   "null_index",
     "op_range",      "dtype_range",  "ld_small",       "disagree_op",  "disagree_dtype",
-    "disagree_nan",  "disagree_rows", "all_empty",     "all_unsupported"};
+    "disagree_nan",  "disagree_rows", "all_empty",     "all_unsupported", "op_negative",
+    "dtype_negative", "nan_policy_range", "other_function"};
+/* The function a rank calls instead in OTHER_FN: reduce, minmax, rows, softmax in turn, each
+ * against one whose first exchange once had another count. */
+static const int other_fn[4] = {2, 0, 0, 1};
 
 /* rows: of the rows functions; rows_only: leave out reduce and minmax. */
 static void test_errors(harness *h, size_t rows, int rows_only)
@@ -708,20 +716,26 @@ static void test_errors(harness *h, size_t rows, int rows_only)
                 const bad_kind bad = (bad_kind)b;
                 const int me = h->rank == bad_ranks[which];
                 if (h->ranks == 1 && bad >= DISAGREE_OP && bad <= DISAGREE_ROWS) continue;
+                if (h->ranks == 1 && bad == OTHER_FN) continue;
                 if ((fn <= 1 && (bad == BAD_LD || bad == DISAGREE_ROWS)) ||
                     (fn != 3 && bad == ALL_UNSUPPORTED) ||
-                    ((fn == 1 || fn == 3) && (bad == BAD_OP || bad == DISAGREE_OP)) ||
+                    ((fn == 1 || fn == 3) &&
+                     (bad == BAD_OP || bad == BAD_OP_NEG || bad == DISAGREE_OP)) ||
                     (fn == 1 && bad == BAD_INDEX)) /* minmax takes NULL indices */
                     continue;
+                /* the function this rank calls */
+                const int call = me && bad == OTHER_FN ? other_fn[fn] : fn;
                 static const char *const fn_names[4] = {"reduce", "minmax", "rows", "softmax"};
                 snprintf(what, sizeof what, "error %s %s on rank %d, %zu rows", fn_names[fn],
                          bad_names[bad], bad_ranks[which], rows);
                 yamr_context *ctx = me && bad == BAD_CTX ? NULL : h->ctx;
                 const void *src = me && bad == BAD_IN ? NULL : in;
                 yamr_op op = me && bad == BAD_OP ? (yamr_op)YAMR_OP_COUNT
+                             : me && bad == BAD_OP_NEG ? (yamr_op)-1
                              : me && bad == DISAGREE_OP ? YAMR_OP_ARGMIN
                                                         : YAMR_OP_ARGMAX;
                 yamr_dtype dtype = me && bad == BAD_DTYPE ? (yamr_dtype)YAMR_DTYPE_COUNT
+                                   : me && bad == BAD_DTYPE_NEG ? (yamr_dtype)-1
                                    : me && bad == DISAGREE_DTYPE
                                        ? (fn == 3 ? YAMR_DTYPE_F64 : YAMR_DTYPE_I32)
                                    : bad == ALL_UNSUPPORTED ? YAMR_DTYPE_I32
@@ -730,17 +744,27 @@ static void test_errors(harness *h, size_t rows, int rows_only)
                 size_t ld = me && bad == BAD_LD ? n - 1 : n;
                 size_t nrows = me && bad == DISAGREE_ROWS ? rows - 1 : rows;
                 set_policy(h, me && bad == DISAGREE_NAN);
-                const yamr_status want = bad == BAD_NONE          ? YAMR_SUCCESS
+                if (me && bad == BAD_NAN)
+                    CHECK(h, yamr_set_nan_policy(h->ctx, (yamr_nan_policy)-1) ==
+                                     YAMR_ERROR_INVALID_VALUE &&
+                                 yamr_set_nan_policy(h->ctx, (yamr_nan_policy)2) ==
+                                     YAMR_ERROR_INVALID_VALUE,
+                          "yamr_set_nan_policy took a policy out of range");
+                const yamr_status want = bad == BAD_NONE || bad == BAD_NAN ? YAMR_SUCCESS
                                          : bad == ALL_UNSUPPORTED ? YAMR_ERROR_UNSUPPORTED
                                                                   : YAMR_ERROR_INVALID_VALUE;
                 yamr_status s;
+                uint64_t v[2];
+                int64_t idx[2];
+                memset(v, POISON, sizeof v);
+                memset(idx, POISON, sizeof idx);
+                if (call > 1) {
+                    poison_outputs(h, &o);
+                    watch_outputs(h, &o);
+                }
                 count_begin(h);
-                if (fn <= 1) {
-                    uint64_t v[2];
-                    int64_t idx[2];
-                    memset(v, POISON, sizeof v);
-                    memset(idx, POISON, sizeof idx);
-                    if (fn == 0)
+                if (call <= 1) {
+                    if (call == 0)
                         s = yamr_mpi_reduce(ctx, h->comm, op, dtype, src, count,
                                             me && bad == BAD_VALUE ? NULL : &v[0],
                                             me && bad == BAD_INDEX ? NULL : &idx[0]);
@@ -757,9 +781,7 @@ static void test_errors(harness *h, size_t rows, int rows_only)
                         CHECK(h, memcmp(v, p, sizeof v) == 0 && memcmp(idx, p, sizeof idx) == 0,
                               "outputs written on failure");
                 } else {
-                    poison_outputs(h, &o);
-                    watch_outputs(h, &o);
-                    if (fn == 2)
+                    if (call == 2)
                         s = yamr_mpi_reduce_rows(ctx, h->comm, op, dtype, count ? src : NULL,
                                                  nrows, count, ld,
                                                  me && bad == BAD_VALUE ? NULL : o.values,
