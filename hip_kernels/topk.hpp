@@ -530,7 +530,8 @@ yamr_topk_warp_kernel(const typename yamr__dtype_traits<Dtype>::storage *__restr
  * they are read depth first (every list's first rank, then every list's second, ...), a group of
  * positions at a time; a group holds a position of every list (blocks per row are at most a
  * group), so once no rank of a group passes the threshold, no later one can: each is below its
- * list's rank in that group, and the threshold only rises.
+ * list's rank in that group, and the threshold only rises. A rank passes when not below the
+ * threshold, since the first threshold is a list's own rank.
  */
 template <yamr_dtype Dtype, typename R, int WarpSize>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS)
@@ -547,7 +548,19 @@ yamr_topk_merge_kernel(const typename yamr__dtype_traits<Dtype>::storage *__rest
         const yamr__topk_state<R> st =
             yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
         const R *ranks = (const R *)a.partials + row * total;
+        /* Each list alone holds k ranks at least as large as its k-th: the largest k-th is a
+         * lower bound of the answer's k-th. */
         R threshold = yamr__rank_bottom<R>();
+        for (long long l = threadIdx.x; l < lists; l += Team::size)
+            threshold = yamr__rank_max(threshold, ranks[l * a.k + a.k - 1]);
+#pragma unroll
+        for (int d = WarpSize / 2; d > 0; d /= 2)
+            threshold = yamr__rank_max(threshold, yamr__rank_shfl<WarpSize>(threshold, d, true));
+        if (threadIdx.x % WarpSize == 0) st.buffer[threadIdx.x / WarpSize] = threshold;
+        __syncthreads();
+        for (int w = 0; w < Team::size / WarpSize; ++w)
+            threshold = yamr__rank_max(threshold, st.buffer[w]);
+        __syncthreads(); /* the buffer is the appends' again */
         for (long long base = 0; base < total; base += (long long)Team::size * YAMR__TOPK_GROUP_N) {
             bool any = false;
 #pragma unroll
@@ -555,7 +568,7 @@ yamr_topk_merge_kernel(const typename yamr__dtype_traits<Dtype>::storage *__rest
                 const long long i = base + u * Team::size + threadIdx.x;
                 R r = yamr__rank_bottom<R>();
                 if (i < total) r = ranks[(i % lists) * a.k + i / lists];
-                const bool pass = yamr__rank_col(r) >= 0 && yamr__rank_gt(r, threshold);
+                const bool pass = yamr__rank_col(r) >= 0 && !yamr__rank_gt(threshold, r);
                 any |= pass;
                 yamr__topk_append<WarpSize>(st, pass, r);
             }

@@ -32,8 +32,8 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
         grid = (rows + warps - 1) / warps;
     } else {
         const size_t per_block = YAMR__TOPK_SPLIT_MIN > 32 * k ? YAMR__TOPK_SPLIT_MIN : 32 * k;
-        const size_t want =
-            ((size_t)dev->multiprocessors * YAMR__TOPK_BLOCKS_PER_UNIT + rows - 1) / rows;
+        /* rounded down: a grid of one wave, not one and a bit */
+        const size_t want = (size_t)dev->multiprocessors * YAMR__TOPK_BLOCKS_PER_UNIT / rows;
         const size_t fit = cols / per_block;
         size_t bpr = want < fit ? want : fit;
         if (bpr > YAMR__TOPK_MAX_BLOCKS_PER_ROW) bpr = YAMR__TOPK_MAX_BLOCKS_PER_ROW;
