@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "topk.h"
 
 const char *yamr_kernel_name(yamr_kernel kernel)
 {
@@ -279,6 +280,10 @@ static void explain(const yamr_context *ctx, yamr_plan *p)
     const char *unit = p->call == YAMR_CALL_SEGMENTS ? "segment" : "row";
     char *why = p->why;
     const size_t cap = sizeof p->why;
+    if (p->call == YAMR_CALL_TOPK) {
+        yamr__topk_explain(ctx, p);
+        return;
+    }
     switch (p->kernel) {
     case YAMR_KERNEL_CPU:
         if (p->call == YAMR_CALL_REDUCE || p->call == YAMR_CALL_MINMAX)
@@ -345,6 +350,7 @@ yamr_status yamr_plan_for(const yamr_context *ctx, yamr_call call, yamr_op op, y
     case YAMR_CALL_SEGMENTS:
         if (rows > (size_t)INT64_MAX - 1) return YAMR_ERROR_INVALID_VALUE;
         break;
+    case YAMR_CALL_TOPK: return YAMR_ERROR_INVALID_VALUE; /* needs k: yamr_plan_for_topk() */
     case YAMR_CALL_SOFTMAX_STATS:
         if (!yamr__matrix_ok(rows, cols, cols, yamr_dtype_size(dtype)))
             return YAMR_ERROR_INVALID_VALUE;
@@ -375,7 +381,7 @@ yamr_status yamr_last_plan(const yamr_context *ctx, yamr_plan *plan)
 void yamr__describe_plan(const yamr_plan *p, char *out, size_t cap)
 {
     static const char *const calls[YAMR_CALL_COUNT] = {"reduce", "minmax", "rows", "segments",
-                                                       "softmax_stats"};
+                                                       "softmax_stats", "topk"};
     const char *what = p->call == YAMR_CALL_SOFTMAX_STATS ? "softmax_stats"
                        : p->call == YAMR_CALL_MINMAX       ? "minmax"
                                                            : op_name(p->op);
@@ -384,6 +390,8 @@ void yamr__describe_plan(const yamr_plan *p, char *out, size_t cap)
         snprintf(size, sizeof size, "%zu segments", p->rows);
     else if (p->call == YAMR_CALL_ROWS || p->call == YAMR_CALL_SOFTMAX_STATS)
         snprintf(size, sizeof size, "%zu x %zu", p->rows, p->cols);
+    else if (p->call == YAMR_CALL_TOPK)
+        snprintf(size, sizeof size, "%zu x %zu, k = %zu", p->rows, p->cols, p->k);
     else
         snprintf(size, sizeof size, "n = %zu", p->cols);
     char chunks[40] = "";

@@ -45,6 +45,9 @@ yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *call, char *er
 void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols, size_t k,
                           size_t elem_size, yamr_plan *plan);
 
+/* plan->why of a top-k plan (src/topk.c; plan.c's explain() hands top-k plans here). */
+void yamr__topk_explain(const yamr_context *ctx, yamr_plan *plan);
+
 #ifdef __cplusplus
 }
 #endif
