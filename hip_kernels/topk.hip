@@ -57,12 +57,9 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
             const size_t smem =
                 ((size_t)a.list_size + yamr__topk_buffer<yamr__topk_block_team>()) * sizeof(R);
             if (p->kernel == YAMR_KERNEL_LANES_PER_ROW) {
-                const size_t warp_smem =
-                    (YAMR__TOPK_THREADS / W) *
-                    ((size_t)a.list_size + yamr__topk_buffer<yamr__topk_warp_team<W>>()) * sizeof(R);
                 yamr_topk_warp_kernel<Dtype, R, W>
-                    <<<p->grid_blocks, YAMR__TOPK_THREADS, warp_smem, gpu->stream>>>(
-                        in, a, values, indices, empty);
+                    <<<p->grid_blocks, YAMR__TOPK_THREADS, 0, gpu->stream>>>(in, a, values,
+                                                                           indices, empty);
                 return;
             }
             yamr_topk_kernel<Dtype, R, W>

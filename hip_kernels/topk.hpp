@@ -16,6 +16,11 @@
  * start and the scan runs at the speed of the read; ordered data costs more flushes, never a
  * different result.
  *
+ * A warp per short row keeps its list in registers instead (yamr__reg_*, k of at most two
+ * warps' width) and inserts the rare candidate above its k-th directly: no shared memory, no
+ * sync, no sort (on a block's longer parts, where early candidates are many, the inserts'
+ * one-at-a-time cost lost to the buffer's sorts).
+ *
  * Kernels (the plan's kernel and blocks_per_row, src/topk_shape.c): a warp per row for short
  * rows and small k; a block per row; several blocks per row, each leaving its sorted list in the
  * workspace, and a second kernel (a block per row) merging those lists and writing the answer.
@@ -33,8 +38,6 @@
 #define YAMR__TOPK_MIN_BLOCKS 4
 /* Positions a thread appends between two flush checks; a team's buffer holds two such groups. */
 #define YAMR__TOPK_GROUP_N 4
-/* The largest k of the warp-per-row kernel, whose lists are per warp. */
-#define YAMR__TOPK_WARP_K_MAX 64
 
 /* ---- Ranks ---- */
 
@@ -311,29 +314,37 @@ __device__ inline R yamr__topk_warp_kth(R (&v)[N], int k)
     return kth;
 }
 
-template <typename Team, int WarpSize, typename R, typename Source>
-__device__ inline R yamr__topk_seed(const yamr__topk_state<R> &st, long long n, int k,
-                                    bool has_bound, R bound, const Source &src)
+/* The k-th of a warp's sample (positions offset + j * stride, j < YAMR__TOPK_SEED_N, for each
+ * lane's offset), or the bottom for k > YAMR__TOPK_SEED_N * WarpSize. */
+template <int WarpSize, typename R, typename Source>
+__device__ inline R yamr__topk_warp_seed(long long n, int k, bool has_bound, R bound,
+                                         const Source &src, long long offset, long long stride)
 {
     if (k > YAMR__TOPK_SEED_N * WarpSize) return yamr__rank_bottom<R>();
     R v[YAMR__TOPK_SEED_N];
 #pragma unroll
     for (int j = 0; j < YAMR__TOPK_SEED_N; ++j) {
-        const long long i = (long long)j * Team::size + Team::rank();
+        const long long i = offset + j * stride;
         v[j] = yamr__rank_bottom<R>();
         R r;
         if (i < n && src.rank(src.load(i), i, r) && (!has_bound || yamr__rank_gt(bound, r)))
             v[j] = r;
     }
-    R kth;
     if (k <= WarpSize) {
         R best[1] = {v[0]};
 #pragma unroll
         for (int j = 1; j < YAMR__TOPK_SEED_N; ++j) best[0] = yamr__rank_max(best[0], v[j]);
-        kth = yamr__topk_warp_kth<WarpSize>(best, k);
-    } else {
-        kth = yamr__topk_warp_kth<WarpSize>(v, k);
+        return yamr__topk_warp_kth<WarpSize>(best, k);
     }
+    return yamr__topk_warp_kth<WarpSize>(v, k);
+}
+
+template <typename Team, int WarpSize, typename R, typename Source>
+__device__ inline R yamr__topk_seed(const yamr__topk_state<R> &st, long long n, int k,
+                                    bool has_bound, R bound, const Source &src)
+{
+    const R kth =
+        yamr__topk_warp_seed<WarpSize>(n, k, has_bound, bound, src, Team::rank(), Team::size);
     if (Team::size == WarpSize) return kth;
     const int warps = Team::size / WarpSize;
     if (Team::rank() % WarpSize == 0) st.buffer[Team::rank() / WarpSize] = kth;
@@ -382,6 +393,93 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
     if (*st.count > 0) yamr__topk_flush<Team>(st); /* settle's syncs ordered the last appends */
 }
 
+/* ---- Register lists: for k <= N * WarpSize, a warp keeps its best N * WarpSize ranks sorted
+ * in registers, rank e = j * WarpSize + lane in v[j] of that lane. A candidate above the k-th
+ * (rare once the threshold settles) is inserted by every lane at once: no shared memory, no
+ * sync, no sort. ---- */
+
+/* Entry e of the list, in every lane. */
+template <int WarpSize, int N, typename R>
+__device__ inline R yamr__reg_at(const R (&v)[N], int e)
+{
+    R x = yamr__rank_bottom<R>();
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        const R t = yamr__rank_shfl<WarpSize>(v[j], e % WarpSize, false);
+        if (j == e / WarpSize) x = t;
+    }
+    return x;
+}
+
+/* Inserts x (the same in every lane, not in the list) where it belongs; the last entry goes. */
+template <int WarpSize, int N, typename R>
+__device__ inline void yamr__reg_insert(R (&v)[N], const R &x)
+{
+    const int lane = threadIdx.x % WarpSize;
+    int pos = 0;
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+        pos += yamr__popc_mask(yamr__ballot<WarpSize>(yamr__rank_gt(v[j], x)));
+    R t[N]; /* entry e - 1, for lanes > 0; lane 0 takes slot j - 1's from lane WarpSize - 1 */
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+        t[j] = yamr__rank_shfl<WarpSize>(v[j], (lane + WarpSize - 1) % WarpSize, false);
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        const int e = j * WarpSize + lane;
+        const R before = lane > 0 ? t[j] : j > 0 ? t[j - 1] : x;
+        if (e == pos)
+            v[j] = x;
+        else if (e > pos)
+            v[j] = before;
+    }
+}
+
+/* Offers every lane's candidate where `pass` to the list; kth and threshold follow it. */
+template <int WarpSize, int N, typename R>
+__device__ inline void yamr__reg_offer(R (&v)[N], int k, bool pass, const R &r, R &kth, R &threshold)
+{
+    yamr__lane_mask m = yamr__ballot<WarpSize>(pass);
+    while (m) { /* the same mask in every lane */
+        const R x = yamr__rank_shfl<WarpSize>(r, yamr__lowest_lane(m), false);
+        m &= m - 1;
+        if (yamr__rank_gt(x, kth)) {
+            yamr__reg_insert<WarpSize>(v, x);
+            kth = yamr__reg_at<WarpSize>(v, k - 1);
+            threshold = yamr__rank_max(threshold, kth);
+        }
+    }
+}
+
+/* yamr__topk_scan for one warp and a register list (empty at the start). */
+template <int WarpSize, int N, int Unroll, typename R, typename Source>
+__device__ inline void yamr__topk_reg_scan(R (&v)[N], long long n, int k, bool has_bound, R bound,
+                                           const Source &src)
+{
+    const int lane = threadIdx.x % WarpSize;
+    R threshold = yamr__topk_warp_seed<WarpSize>(n, k, has_bound, bound, src, lane, WarpSize);
+    R kth = yamr__rank_bottom<R>();
+    for (long long base = 0; base < n; base += (long long)Unroll * WarpSize) {
+        typename Source::item e[Unroll];
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const long long i = base + u * WarpSize + lane;
+            if (i < n) e[u] = src.load(i);
+        }
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const long long i = base + u * WarpSize + lane;
+            R r = yamr__rank_bottom<R>();
+            const bool pass = i < n && src.rank(e[u], i, r) && !yamr__rank_gt(threshold, r) &&
+                              (!has_bound || yamr__rank_gt(bound, r));
+            yamr__reg_offer<WarpSize>(v, k, pass, r, kth, threshold);
+        }
+    }
+}
+
+/* Slots of a register list: k up to 2 warps' width. */
+#define YAMR__TOPK_REG_N 2
+
 /* ---- Kernels ---- */
 
 /* What every top-k kernel is told. */
@@ -415,6 +513,25 @@ __device__ inline void yamr__topk_write(const yamr__topk_state<R> &st, const yam
         if (indices) indices[out + j] = col;
     }
     if (a.write_bounds && Team::rank() == 0) ((R *)a.bounds)[row] = st.list[a.k - 1];
+}
+
+/* The answer of one row from a warp's register list (as yamr__topk_write). */
+template <int WarpSize, int N, yamr_dtype Dtype, typename R>
+__device__ inline void yamr__reg_write(const R (&v)[N], const yamr__topk_args &a, long long row,
+                                       const typename yamr__dtype_traits<Dtype>::storage *in_row,
+                                       typename yamr__dtype_traits<Dtype>::storage *values,
+                                       long long *indices,
+                                       typename yamr__dtype_traits<Dtype>::storage empty)
+{
+    const long long out = row * a.out_k + a.out_first;
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        const int e = j * WarpSize + (int)(threadIdx.x % WarpSize);
+        if (e >= a.k) continue;
+        const long long col = yamr__rank_col(v[j]);
+        values[out + e] = col < 0 ? empty : in_row[col];
+        if (indices) indices[out + e] = col;
+    }
 }
 
 /* The element ranks of a row: false for a NaN under YAMR_NAN_IGNORE. */
@@ -492,36 +609,35 @@ yamr_topk_kernel(const typename yamr__dtype_traits<Dtype>::storage *__restrict__
         if (a.blocks_per_row == 1) {
             yamr__topk_write<Team, Dtype>(st, a, row, in + row * a.ld, values, indices, empty);
         } else {
-            R *mine = (R *)a.partials + w * a.k;
-            for (int j = threadIdx.x; j < a.k; j += blockDim.x) mine[j] = st.list[j];
+            R *part = (R *)a.partials + w * a.k;
+            for (int j = threadIdx.x; j < a.k; j += blockDim.x) part[j] = st.list[j];
         }
         __syncthreads(); /* the shared state is made anew for the next pair */
     }
 }
 
-/* Each warp of a block takes rows in turn, with a list and buffer of its own. */
+/* Each warp of a block takes rows in turn, with a register list of its own (k <= a register
+ * list, src/topk_shape.c). */
 template <yamr_dtype Dtype, typename R, int WarpSize>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS, YAMR__TOPK_MIN_BLOCKS)
 yamr_topk_warp_kernel(const typename yamr__dtype_traits<Dtype>::storage *__restrict__ in,
                       yamr__topk_args a, typename yamr__dtype_traits<Dtype>::storage *values,
                       long long *indices, typename yamr__dtype_traits<Dtype>::storage empty)
 {
-    typedef yamr__topk_warp_team<WarpSize> Team;
     constexpr int warps = YAMR__TOPK_THREADS / WarpSize;
     if (!yamr__warp_width_matches<WarpSize>()) return;
-    extern __shared__ unsigned long long yamr__topk_smem[];
-    __shared__ int counts[warps];
     const int warp = threadIdx.x / WarpSize;
-    R *smem = (R *)yamr__topk_smem + warp * (a.list_size + yamr__topk_buffer<Team>());
     for (long long row = (long long)blockIdx.x * warps + warp; row < a.rows;
          row += (long long)gridDim.x * warps) {
-        const yamr__topk_state<R> st = yamr__topk_open<Team>(smem, &counts[warp], a.list_size);
+        R v[YAMR__TOPK_REG_N];
+#pragma unroll
+        for (int j = 0; j < YAMR__TOPK_REG_N; ++j) v[j] = yamr__rank_bottom<R>();
         bool has_bound;
         const R bound = yamr__topk_bound<R>(a, row, has_bound);
-        yamr__topk_scan<Team, WarpSize, yamr__topk_unroll<Dtype>()>(
-            st, a.cols, a.k, has_bound, bound, yamr__topk_elements_of<Dtype, R>(a, in, row, 0));
-        yamr__topk_write<Team, Dtype>(st, a, row, in + row * a.ld, values, indices, empty);
-        Team::sync();
+        yamr__topk_reg_scan<WarpSize, YAMR__TOPK_REG_N, yamr__topk_unroll<Dtype>()>(
+            v, a.cols, a.k, has_bound, bound, yamr__topk_elements_of<Dtype, R>(a, in, row, 0));
+        yamr__reg_write<WarpSize, YAMR__TOPK_REG_N, Dtype>(v, a, row, in + row * a.ld, values,
+                                                          indices, empty);
     }
 }
 

@@ -3,10 +3,9 @@
 
 /* Threads of a top-k block (YAMR__TOPK_THREADS in topk.hpp). */
 #define YAMR__TOPK_BLOCK_THREADS 256
-/* Rows of at most this many elements, with k at most YAMR__TOPK_WARP_K (topk.hpp's
- * YAMR__TOPK_WARP_K_MAX), take a warp each; longer ones a block or several. */
+/* Rows of at most this many elements take a warp each, when k fits a warp's register list
+ * (topk.hpp: two warps' width); longer ones a block or several. */
 #define YAMR__TOPK_WARP_COLS 4096
-#define YAMR__TOPK_WARP_K 64
 /* A block of a row split over several reads at least this many elements, and 32 per k. */
 #define YAMR__TOPK_SPLIT_MIN 8192
 /* Blocks a split aims for per multiprocessor, all rows together; the most per row (at most a
@@ -23,7 +22,7 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
     size_t grid;
     plan->block_threads = YAMR__TOPK_BLOCK_THREADS;
     plan->index_bits = cols <= (size_t)INT32_MAX ? 32 : 64;
-    if (cols <= YAMR__TOPK_WARP_COLS && k <= YAMR__TOPK_WARP_K) {
+    if (cols <= YAMR__TOPK_WARP_COLS && k <= 2 * (size_t)dev->warp_size) {
         const size_t warps = YAMR__TOPK_BLOCK_THREADS / (size_t)dev->warp_size;
         plan->kernel = YAMR_KERNEL_LANES_PER_ROW;
         plan->shape = YAMR_ROWS_WARP_PER_ROW;
