@@ -299,7 +299,8 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
         const size_t n = end - begin;                                                          \
         const size_t trigger = keep_trigger(k) < cap ? keep_trigger(k) : cap;                  \
         Key floor = skip_bottom ? 1 : 0;                                                       \
-        if (n * sizeof(Key) <= YAMR__TOPK_CPU_SHORT_BYTES) {                                   \
+        const int short_range = n * sizeof(Key) <= YAMR__TOPK_CPU_SHORT_BYTES;                 \
+        if (short_range) {                                                                     \
             uint64_t lanes_floor = 0;                                                          \
             if (2 * k <= 32 && n >= 4 * 32)                                                    \
                 lanes_floor = lane_floor##W##_32(t, row, begin, end, flip, nan_key, k);        \
@@ -316,11 +317,14 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
         unsigned char marks[YAMR__TOPK_CPU_MARKS];                                             \
         for (size_t i = begin; i < end && !closed;) {                                          \
             const size_t len = end - i < YAMR__TOPK_CPU_BLOCK ? end - i : YAMR__TOPK_CPU_BLOCK; \
-            Key m = 0;                                                                         \
-            _Pragma("omp simd reduction(max : m)")                                             \
-            for (size_t j = 0; j < len; ++j) {                                                 \
-                const Key key = key##W(t, row, i + j, flip, nan_key);                          \
-                m = key > m ? key : m;                                                         \
+            Key m = (Key)~(Key)0; /* a short range's floor passes most blocks: no max */       \
+            if (!short_range) {                                                                \
+                m = 0;                                                                         \
+                _Pragma("omp simd reduction(max : m)")                                         \
+                for (size_t j = 0; j < len; ++j) {                                             \
+                    const Key key = key##W(t, row, i + j, flip, nan_key);                      \
+                    m = key > m ? key : m;                                                     \
+                }                                                                              \
             }                                                                                  \
             for (size_t sub = 0; m >= floor && !closed && sub < len;                           \
                  sub += YAMR__TOPK_CPU_MARKS) {                                                \
