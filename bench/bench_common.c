@@ -6,8 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "cli.h"
+#include "cpu_backend.h" /* yamr__cpu_threads_for: the ceilings use the threads yamr's calls do */
 #include "sweep_gpu.h"
 /* YAMR_BENCH_GIT_REV, rewritten at build time when the revision changes (bench/CMakeLists.txt):
  * included here alone, so that a new revision recompiles this file only. */
@@ -87,6 +93,15 @@ void csv_timing(FILE *f, double median_us, double min_us, double gbps, double pc
 int open_results(const char *prefix, FILE **csv, FILE **json)
 {
     char path[1024];
+    snprintf(path, sizeof path, "%s", prefix);
+    char *slash = strrchr(path, '/');
+    if (slash) { /* the --out folder, made at the first result written (cli_out_dir) */
+        *slash = '\0';
+        if (cli_make_out_dir("results", path)) {
+            *csv = *json = NULL;
+            return 1;
+        }
+    }
     snprintf(path, sizeof path, "%s.csv", prefix);
     *csv = fopen(path, "w");
     snprintf(path, sizeof path, "%s.json", prefix);
@@ -168,6 +183,8 @@ int bench_time_host(sweep_call call, void *arg, int warmup, int reps, sweep_time
 
 void host_fill(yamr_dtype t, void *p, size_t n, unsigned long long seed)
 {
+    /* each element from its index alone: the threads' shares need no order */
+#pragma omp parallel for schedule(static) num_threads(host_threads_for(n))
     for (size_t i = 0; i < n; ++i) {
         unsigned long long h = (seed ^ i) * 0x9e3779b97f4a7c15ull;
         h ^= h >> 29;
@@ -188,15 +205,87 @@ void host_fill(yamr_dtype t, void *p, size_t n, unsigned long long seed)
     }
 }
 
+int host_threads_for(size_t bytes)
+{
+    const yamr__cpu_config config = {YAMR__CPU_ISA_BASELINE, 0, 0}; /* max_threads 0: OpenMP's */
+    return yamr__cpu_threads_for(&config, bytes);
+}
+
+size_t host_cache_bytes(void)
+{
+    long size = -1;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    size = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (size <= 0) size = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return size > 0 ? (size_t)size : (size_t)32 << 20; /* unknown: a common last level */
+}
+
+/* XOR of `words` 8-byte words, eight at a time: vectorized, and cloned for the vector widths
+ * yamr's scans use on x86-64 (its ceiling must not read narrower than yamr does). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+static uint64_t xor_words(const uint64_t *w, size_t words)
+{
+    uint64_t lane[8] = {0};
+    size_t i = 0;
+    for (; i + 8 <= words; i += 8)
+        for (int k = 0; k < 8; ++k) lane[k] ^= w[i + (size_t)k];
+    uint64_t x = 0;
+    for (; i < words; ++i) x ^= w[i];
+    for (int k = 0; k < 8; ++k) x ^= lane[k];
+    return x;
+}
+
 uint64_t host_read(const void *src, size_t bytes)
 {
     const unsigned char *p = (const unsigned char *)src;
-    uint64_t x = 0, w;
-    size_t i = 0;
-    for (; i + 8 <= bytes; i += 8) {
-        memcpy(&w, p + i, 8);
-        x ^= w;
+    const size_t words = bytes / 8;
+    uint64_t x = 0;
+    const int threads = host_threads_for(bytes);
+    if (threads == 1 && ((uintptr_t)p & 7) == 0) /* no parallel region: yamr starts none either */
+        x = xor_words((const uint64_t *)(const void *)p, words);
+    else
+#pragma omp parallel num_threads(threads) reduction(^ : x)
+    {
+        size_t id = 0, count = 1;
+#ifdef _OPENMP
+        id = (size_t)omp_get_thread_num();
+        count = (size_t)omp_get_num_threads();
+#endif
+        /* contiguous shares, as the CPU backend splits an array; 8-byte aligned as yamr's pools */
+        const size_t lo = words * id / count, hi = words * (id + 1) / count;
+        uint64_t w[1];
+        if (((uintptr_t)p & 7) == 0) {
+            x ^= xor_words((const uint64_t *)(const void *)p + lo, hi - lo);
+        } else {
+            for (size_t i = lo; i < hi; ++i) {
+                memcpy(w, p + 8 * i, 8);
+                x ^= w[0];
+            }
+        }
     }
-    for (; i < bytes; ++i) x ^= p[i];
+    for (size_t i = 8 * words; i < bytes; ++i) x ^= p[i];
     return x;
+}
+
+void host_copy(void *dst, const void *src, size_t bytes)
+{
+    const int threads = host_threads_for(bytes);
+    if (threads == 1) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+#pragma omp parallel num_threads(threads)
+    {
+        size_t id = 0, count = 1;
+#ifdef _OPENMP
+        id = (size_t)omp_get_thread_num();
+        count = (size_t)omp_get_num_threads();
+#endif
+        const size_t lo = bytes * id / count / 64 * 64;
+        const size_t hi = id + 1 == count ? bytes : bytes * (id + 1) / count / 64 * 64;
+        memcpy((char *)dst + lo, (const char *)src + lo, hi - lo);
+    }
 }

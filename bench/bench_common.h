@@ -41,12 +41,25 @@ void csv_timing(FILE *f, double median_us, double min_us, double gbps, double pc
  * fill (sweep_fill): floats in [-1, 1), integers over their whole range. */
 void host_fill(yamr_dtype t, void *p, size_t n, unsigned long long seed);
 
-/* Reads `bytes` of host memory at src and nothing else: the CPU backend's read ceiling. Returns
- * the XOR of the 8-byte words it read, so that the reads are not optimised away (this file is
- * compiled apart from its callers). */
+/* The threads the CPU backend gives a call that reads `bytes` (its own rule, cpu_backend.h:
+ * OpenMP's count, at most one per 256 KiB; 1 without OpenMP). The ceilings below use as many, so
+ * that yamr is compared with a read or a copy that has the same threads. */
+int host_threads_for(size_t bytes);
+
+/* The last-level cache of this CPU in bytes (sysconf; 32 MiB when it does not say). */
+size_t host_cache_bytes(void);
+
+/* Reads `bytes` of host memory at src and nothing else, split over host_threads_for(bytes)
+ * threads as the CPU backend splits an array: the CPU backend's read ceiling. Returns the XOR of
+ * the 8-byte words it read, so that the reads are not optimised away (this file is compiled apart
+ * from its callers). */
 uint64_t host_read(const void *src, size_t bytes);
 
-/* Opens PREFIX.csv and PREFIX.json for writing, both or neither; says why on failure. */
+/* memcpy of `bytes`, split over host_threads_for(bytes) threads: the CPU's copy ceiling. */
+void host_copy(void *dst, const void *src, size_t bytes);
+
+/* Opens PREFIX.csv and PREFIX.json for writing, both or neither, creating PREFIX's folder (the
+ * --out folder) when missing; says why on failure. */
 int open_results(const char *prefix, FILE **csv, FILE **json);
 
 /* Opens `device` as cli_open() does (cli.h: a GPU named with --device must open) and fills id;

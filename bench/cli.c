@@ -21,6 +21,16 @@ int cli_refuse(const char *command, const char *format, ...)
     return CLI_USAGE;
 }
 
+/* Whether the long option name[0..end) (a prefix, as getopt_long takes it) is one of `options`
+ * that takes no value: "--help=x" is refused as such rather than as getopt's "-h". */
+static int takes_no_value(const struct option *options, const char *name, const char *end)
+{
+    const size_t length = (size_t)(end - name);
+    for (const struct option *o = options; o->name; ++o)
+        if (!strncmp(o->name, name, length) && o->has_arg == no_argument) return 1;
+    return 0;
+}
+
 int cli_next(const char *command, int argc, char **argv, const struct option *options,
              int *optind_reset)
 {
@@ -33,8 +43,15 @@ int cli_next(const char *command, int argc, char **argv, const struct option *op
     const int c = getopt_long(argc, argv, ":h", options, NULL);
     if (c == '?' || c == ':') {
         const char *word = argv[optind - 1];
+        const char *equals = strchr(word, '=');
         if (c == ':')
             cli_refuse(command, "option '%s' needs a value", word);
+        else if (!strncmp(word, "--", 2) && equals && takes_no_value(options, word + 2, equals))
+            cli_refuse(command, "option '%.*s' takes no value (yamr-bench %s --help lists them)",
+                       (int)(equals - word), word, command);
+        else if (!strncmp(word, "--", 2))
+            cli_refuse(command, "unknown option '%s' (yamr-bench %s --help lists them)", word,
+                       command);
         else if (optopt && optopt != '?')
             cli_refuse(command, "unknown option '-%c' (yamr-bench %s --help lists them)", optopt,
                        command);
@@ -122,7 +139,14 @@ int cli_int_list(const char *command, const char *option, const char *text, long
                  long long hi, long long *values, int max, int *count)
 {
     item_arg a = {command, option, lo, hi, values, NULL, 0, NULL};
-    return each_item(command, option, text, max, count, int_item, &a);
+    if (each_item(command, option, text, max, count, int_item, &a)) return 1;
+    for (int i = 1; i < *count; ++i)
+        for (int j = 0; j < i; ++j)
+            if (values[i] == values[j]) {
+                cli_refuse(command, "%s: %lld given twice in '%s'", option, values[i], text);
+                return 1;
+            }
+    return 0;
 }
 
 int cli_name(const char *command, const char *option, const char *text, const char *const *names,
@@ -155,7 +179,14 @@ int cli_name_list(const char *command, const char *option, const char *text,
                   const char *const *names, int name_count, int *values, int max, int *count)
 {
     item_arg a = {command, option, 0, 0, NULL, names, name_count, values};
-    return each_item(command, option, text, max, count, name_item, &a);
+    if (each_item(command, option, text, max, count, name_item, &a)) return 1;
+    for (int i = 1; i < *count; ++i)
+        for (int j = 0; j < i; ++j)
+            if (values[i] == values[j]) {
+                cli_refuse(command, "%s: '%s' given twice in '%s'", option, names[values[i]], text);
+                return 1;
+            }
+    return 0;
 }
 
 int cli_timing_option(const char *command, int opt, const char *text, cli_timing *t)
@@ -199,18 +230,51 @@ int cli_out_dir(const char *command, const char *dir)
 {
     struct stat st;
     if (!*dir) return cli_refuse(command, "--out needs a folder name");
-    if (stat(dir, &st) != 0) {
-        if (errno != ENOENT || mkdir(dir, 0777) != 0)
-            return cli_refuse(command, "--out %s: cannot create the folder: %s%s", dir,
-                              strerror(errno),
-                              errno == ENOENT ? " (its parent folder must exist)" : "");
-    } else if (!S_ISDIR(st.st_mode)) {
-        return cli_refuse(command, "--out %s: not a folder (--out names the folder results go to)",
-                          dir);
+    if (stat(dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return cli_refuse(command,
+                              "--out %s: not a folder (--out names the folder results go to)", dir);
+        if (access(dir, W_OK | X_OK) != 0)
+            return cli_refuse(command, "--out %s: cannot write into it: %s", dir, strerror(errno));
+        return 0;
     }
-    if (access(dir, W_OK | X_OK) != 0)
-        return cli_refuse(command, "--out %s: cannot write into it: %s", dir, strerror(errno));
-    return 0;
+    /* missing: its parent must be a folder this process can create it in (it is created when
+     * the first result is written, cli_make_out_dir, so that a refused or failed run leaves none) */
+    int why = errno;
+    if (why == ENOENT) {
+        char parent[4096];
+        snprintf(parent, sizeof parent, "%s", dir);
+        size_t end = strlen(parent);
+        while (end > 1 && parent[end - 1] == '/') parent[--end] = '\0';
+        char *slash = strrchr(parent, '/');
+        if (!slash)
+            snprintf(parent, sizeof parent, ".");
+        else
+            slash[slash == parent] = '\0'; /* "/x": the parent is "/" */
+        if (stat(parent, &st) != 0)
+            why = errno;
+        else if (!S_ISDIR(st.st_mode))
+            why = ENOTDIR;
+        else if (access(parent, W_OK | X_OK) != 0)
+            why = errno;
+        else
+            return 0;
+    }
+    return cli_refuse(command, "--out %s: cannot create the folder: %s%s", dir, strerror(why),
+                      why == ENOENT ? " (its parent folder must exist)" : "");
+}
+
+int cli_make_out_dir(const char *command, const char *dir)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
+    fprintf(stderr, "yamr-bench %s: cannot create the folder %s: %s\n", command, dir,
+            strerror(errno));
+    return 1;
+}
+
+const char *cli_no_gpu_why(const char *why)
+{
+    return strcmp(YAMR_PLATFORM_STRING, "cpu") ? why : "a CPU-only build of yamr";
 }
 
 int cli_open(const char *command, int device, FILE *say, yamr_context **ctx, int *on_gpu)
@@ -222,7 +286,7 @@ int cli_open(const char *command, int device, FILE *say, yamr_context **ctx, int
     if (s == YAMR_SUCCESS) return 0;
     if (device != CLI_DEVICE_ANY)
         return cli_refuse(command, "--device %d: %s", device, why);
-    fprintf(say, "No GPU (%s): the CPU backend.\n", why);
+    fprintf(say, "No GPU (%s): the CPU backend.\n", cli_no_gpu_why(why));
     s = yamr_create_ex(ctx, YAMR_DEVICE_CPU, why, sizeof why);
     if (s == YAMR_SUCCESS) return 0;
     fprintf(stderr, "yamr-bench %s: the CPU backend: %s (%s)\n", command, why,

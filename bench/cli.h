@@ -3,8 +3,9 @@
  * of refusal (one line on stderr naming the subcommand, exit status 2, before any work starts).
  *
  *   - numbers are whole words in a stated range ("10x", "-5" and "abc" are refused);
- *   - lists are comma-separated, each item checked;
- *   - --out is a folder: created when missing (its parent must exist), checked writable;
+ *   - lists are comma-separated, each item checked, none given twice;
+ *   - --out is a folder, checked writable (or creatable: its parent must exist) before any
+ *     work, and created only when the first result is written;
  *   - --device names a GPU that must open (or "cpu"); left out, GPU 0 when it opens, else the
  *     CPU backend, with one line saying why;
  *   - progress is one line on stderr while stderr is a terminal, nothing otherwise.
@@ -61,9 +62,9 @@ typedef struct {
     "  --timing T      isolated (default): an event pair around each call as it is launched;\n" \
     "                  queued: the stream is held while the calls are launched, so that no\n"   \
     "                  call waits for the host (sweep_gpu.h)\n"                                  \
-    "  --inputs I      rotated (default): inputs under twice the L2 rotate over copies it\n"    \
-    "                  cannot hold; resident: one copy, which the L2 may hold (GPU; the CPU\n"  \
-    "                  backend reads one copy)\n"
+    "  --inputs I      rotated (default): inputs under twice the L2 (the CPU's last-level\n"   \
+    "                  cache) rotate over copies it cannot hold; resident: one copy, which\n"   \
+    "                  the cache may hold\n"
 /* Takes option `opt` (cli_next's value) with its value `text` into *t: 0, or CLI_USAGE when it is
  * refused (said as cli_int and cli_name do) or is not a timing option. */
 int cli_timing_option(const char *command, int opt, const char *text, cli_timing *t);
@@ -104,9 +105,17 @@ int cli_name(const char *command, const char *option, const char *text, const ch
 /* --device: a GPU ordinal (0 and up) or "cpu" (YAMR_DEVICE_CPU). */
 int cli_device(const char *command, const char *text, int *device);
 
-/* Makes `dir` a folder this process can write into, creating it (not its parent) when missing:
- * 0, or a refusal (CLI_USAGE) with the reason. */
+/* Checks that `dir` is a folder this process can write into, or a missing one it can create
+ * (its parent exists and is writable): 0, or a refusal (CLI_USAGE) with the reason. Creates
+ * nothing: a command makes the folder when it writes its first result (cli_make_out_dir), so
+ * that a refused or failed run leaves no empty folder behind. */
 int cli_out_dir(const char *command, const char *dir);
+/* Creates `dir` (checked by cli_out_dir) when missing: 0, or 1 with the reason on stderr. */
+int cli_make_out_dir(const char *command, const char *dir);
+
+/* The reason a GPU did not open, as a report says it: the library's words, or in a CPU-only
+ * build "a CPU-only build of yamr" (asking it for a GPU is no error to explain). */
+const char *cli_no_gpu_why(const char *why);
 
 /* Opens `device` (CLI_DEVICE_ANY, YAMR_DEVICE_CPU or a GPU ordinal). A GPU named with --device
  * that does not open is a refusal (CLI_USAGE) with the library's reason; CLI_DEVICE_ANY falls

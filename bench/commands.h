@@ -44,12 +44,19 @@ int race_merge_files(const char *dir, char **files, int nfiles, FILE *out);
 
 /* ---- sweep (bench/sweep.c) ---- */
 
+/* A case whose median call took this many times its fastest one was timed on a busy machine
+ * (on a quiet one the two are within a few tens of percent): flagged, and said in the summary. */
+#define BUSY_SPREAD 1.5
+
 typedef struct {
     char dtype[8], op[8], impl[24];
     size_t n;
     double median_us, min_us, max_us, mean_us, gbps, pct_copy, vs_baseline;
     int reps;
     size_t copies; /* of the input that the calls rotate over (0: reads none) */
+    int busy;      /* the median over BUSY_SPREAD times the fastest call: a busy machine */
+    int in_cache;  /* the inputs the calls rotate over fit the last-level cache (the L2 of a
+                      GPU): the row may pass the copy ceiling, which is memory's */
 } sweep_row;
 
 typedef struct {
@@ -57,6 +64,7 @@ typedef struct {
     int count;
     int on_gpu;
     double copy_gbps;
+    int copy_busy; /* the copy ceiling's spread said the machine was busy */
     char baseline[32]; /* "cub", or "" without a vendor baseline */
     char timing[16];
 } sweep_results;

@@ -157,16 +157,18 @@ int run_latency(int argc, char **argv)
     if (cli_no_operands("latency", argc, argv, optind)) return CLI_USAGE;
     if (dev == YAMR_DEVICE_CPU) return cli_refuse("latency", "needs a GPU (--device cpu given)");
     if (out && cli_out_dir("latency", out)) return CLI_USAGE;
+    /* no GPU is a refusal, as --device cpu is: one line, before any output */
     yamr_context *ctx;
+    char why[512];
+    if (yamr_create_ex(&ctx, dev == CLI_DEVICE_ANY ? 0 : dev, why, sizeof why) != YAMR_SUCCESS)
+        return dev == CLI_DEVICE_ANY
+                   ? cli_refuse("latency", "needs a GPU, and none opened (%s)", cli_no_gpu_why(why))
+                   : cli_refuse("latency", "--device %d: %s", dev, why);
     identity id;
-    int on_gpu;
-    const int opened = bench_open("latency", dev, stdout, 1, &ctx, &id, &on_gpu);
-    if (opened) return opened;
-    if (!on_gpu) {
-        yamr_destroy(ctx);
-        fprintf(stderr, "yamr-bench latency: needs a GPU; none opened\n");
-        return 1;
-    }
+    yamr_device_info info;
+    yamr_get_device_info(ctx, &info);
+    identity_of(&info, &id);
+    printf("%s\n", yamr_report(ctx));
     const int baseline = baseline_cub_available();
     long long most = 0;
     for (int k = 0; k < size_count; ++k)
@@ -189,8 +191,11 @@ int run_latency(int argc, char **argv)
     if (!failed && out) {
         char path[4096];
         snprintf(path, sizeof path, "%s/latency.csv", out);
-        csv = fopen(path, "w");
-        if (!csv) failed = 1;
+        csv = cli_make_out_dir("latency", out) ? NULL : fopen(path, "w");
+        if (!csv) {
+            snprintf(err, sizeof err, "cannot write %s", path);
+            failed = 1;
+        }
         else
             fprintf(csv, "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,n,"
                          "floor_us,yamr_us,baseline,baseline_us,reps,graph_yamr_us,graph_baseline_us\n");

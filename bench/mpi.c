@@ -2,7 +2,7 @@
  * yamr-bench mpi: the MPI layer (yamr_mpi.h) against what a user writes without it, in one run,
  * under mpiexec at any number of ranks:
  *
- *     mpiexec -n R yamr-bench mpi [--reps N] [--warmup N] [--cpu] [--out PREFIX]
+ *     mpiexec -n R yamr-bench mpi [--reps N] [--warmup N] [--device D|cpu] [--out DIR]
  *
  * Cases (every rank holds its part; f32):
  *  - argmax of n_local = 1 and 2^20 elements per rank: yamr_mpi_reduce(ARGMAX) against the
@@ -24,7 +24,8 @@
  *
  * Device: on a machine with GPUs, the node-local rank (MPI_Comm_split_type with
  * MPI_COMM_TYPE_SHARED) modulo the number of GPUs, so that ranks spread over the GPUs of a node
- * (and share them when there are more ranks); --cpu, or no GPU, uses the CPU backend.
+ * (and share them when there are more ranks); --device D puts every rank on GPU D; --device cpu
+ * (or --cpu, its older spelling), or no GPU, uses the CPU backend.
  */
 #include <errno.h>
 #include <limits.h>
@@ -318,11 +319,13 @@ static int run_case(bench_mpi *b, const case_row *k, int warmup, int reps, FILE 
     return rc;
 }
 
-static int pick_device(MPI_Comm comm, int cpu)
+/* --device as given (a GPU ordinal or the CPU), or when left out the GPU of the node-local rank
+ * modulo the GPUs present, else the CPU. */
+static int pick_device(MPI_Comm comm, int device)
 {
     MPI_Comm node;
     int local_rank = 0, count = 0;
-    if (cpu) return YAMR_DEVICE_CPU;
+    if (device != CLI_DEVICE_ANY) return device;
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &local_rank);
     MPI_Comm_free(&node);
@@ -335,11 +338,13 @@ enum { OPT_REPS = CLI_OPT_FIRST_OWN, OPT_WARMUP, OPT_CPU };
 
 static void usage(void)
 {
-    printf("usage: mpiexec -n R yamr-bench mpi [--reps N] [--warmup N] [--cpu] [--out DIR]\n"
+    printf("usage: mpiexec -n R yamr-bench mpi [--reps N] [--warmup N] [--device D|cpu]\n"
+           "                                     [--out DIR]\n"
            "The MPI layer (yamr_mpi.h) against what a user writes otherwise: the local call, then\n"
            "one MPI_Allreduce (MPI_FLOAT_INT with MPI_MAXLOC for argmax; the row pairs for rows\n"
            "and softmax statistics). Each rank takes the GPU of its node-local rank (mod the\n"
-           "GPUs present), or the CPU backend with --cpu or without a GPU. Median and min of N\n"
+           "GPUs present), GPU D on every rank with --device D, or the CPU backend with\n"
+           "--device cpu (--cpu is the same) or without a GPU. Median and min of N\n"
            "reps after the warm-up, the slowest rank's time per rep. Argmax at 2^28 per rank\n"
            "(weak scaling) runs on GPUs at up to 8 ranks. Defaults: --reps 200 --warmup 20.\n"
            "--out writes DIR/mpi.csv (rank 0).\n");
@@ -347,11 +352,11 @@ static void usage(void)
 
 int run_mpi(int argc, char **argv)
 {
-    static const struct option options[] = {CLI_OPTION_HELP, CLI_OPTION_OUT,
+    static const struct option options[] = {CLI_OPTION_HELP, CLI_OPTION_OUT, CLI_OPTION_DEVICE,
                                             {"reps", required_argument, NULL, OPT_REPS},
                                             {"warmup", required_argument, NULL, OPT_WARMUP},
                                             {"cpu", no_argument, NULL, OPT_CPU}, CLI_OPTION_END};
-    int warmup = 20, reps = 200, cpu = 0, reset = 1, opt;
+    int warmup = 20, reps = 200, device = CLI_DEVICE_ANY, reset = 1, opt;
     long long n;
     const char *out = NULL;
     while ((opt = cli_next("mpi", argc, argv, options, &reset)) != -1) {
@@ -366,7 +371,10 @@ int run_mpi(int argc, char **argv)
             if (cli_int("mpi", "--warmup", optarg, 0, 1000000, &n)) return CLI_USAGE;
             warmup = (int)n;
             break;
-        case OPT_CPU: cpu = 1; break;
+        case CLI_OPT_DEVICE:
+            if (cli_device("mpi", optarg, &device)) return CLI_USAGE;
+            break;
+        case OPT_CPU: device = YAMR_DEVICE_CPU; break;
         default: return CLI_USAGE;
         }
     }
@@ -376,19 +384,25 @@ int run_mpi(int argc, char **argv)
     MPI_Comm_rank(b.comm, &b.rank);
     MPI_Comm_size(b.comm, &b.ranks);
     MPI_Comm_set_errhandler(b.comm, MPI_ERRORS_RETURN);
-    /* rank 0 alone makes the --out folder and writes there; the ranks agree on whether it
-     * could before any goes on, so that none is left waiting in a collective */
+    /* rank 0 alone checks the --out folder (made when it writes there); the ranks agree on
+     * whether it could before any goes on, so that none is left waiting in a collective */
     if (!same_everywhere(&b, !out || b.rank != 0 || !cli_out_dir("mpi", out))) {
         MPI_Finalize();
         return CLI_USAGE;
     }
-    const int device = pick_device(b.comm, cpu);
-    yamr_status s = yamr_create(&b.ctx, device);
+    const int named = device;
+    device = pick_device(b.comm, device);
+    char why[512] = "";
+    yamr_status s = yamr_create_ex(&b.ctx, device, why, sizeof why);
     if (!same_everywhere(&b, s == YAMR_SUCCESS)) {
-        if (b.rank == 0) fprintf(stderr, "yamr-bench mpi: a rank could not open its device\n");
+        /* a GPU named with --device that does not open is a refusal, as in every command */
+        if (b.rank == 0 && named >= 0)
+            cli_refuse("mpi", "--device %d: %s", named, s == YAMR_SUCCESS ? "not on every rank" : why);
+        else if (b.rank == 0)
+            fprintf(stderr, "yamr-bench mpi: a rank could not open its device\n");
         if (b.ctx) yamr_destroy(b.ctx);
         MPI_Finalize();
-        return 1;
+        return named >= 0 ? CLI_USAGE : 1;
     }
     yamr_device_info info;
     yamr_get_device_info(b.ctx, &info);
@@ -398,7 +412,7 @@ int run_mpi(int argc, char **argv)
     if (out && b.rank == 0) {
         char path[4096];
         snprintf(path, sizeof path, "%s/mpi.csv", out);
-        csv = fopen(path, "w");
+        csv = cli_make_out_dir("mpi", out) ? NULL : fopen(path, "w");
         if (csv)
             fprintf(csv, "case,shape,ranks,device,yamr_median_us,yamr_min_us,baseline_median_us,"
                          "baseline_min_us,ratio\n");

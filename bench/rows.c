@@ -65,6 +65,8 @@ typedef struct {
     double median_us, min_us, gbps, pct_copy;
     double cub_over_yamr; /* CUB's median over yamr's for a yamr row beside a CUB row; else NaN */
     size_t copies;        /* of the input that the calls rotate over (0: reads none) */
+    int in_cache;         /* those copies fit the last-level cache (a GPU's L2): the row may
+                             pass the copy ceiling, which is memory's */
 } result_row;
 
 typedef struct {
@@ -365,12 +367,14 @@ static void print_row(const result_row *r)
     char impl[48], ratio[16] = "-";
     snprintf(impl, sizeof impl, "%s:%s", r->impl, r->shape);
     if (!isnan(r->cub_over_yamr)) snprintf(ratio, sizeof ratio, "%.2f", r->cub_over_yamr);
-    printf("%-14s %-16s %-20s %10.2f %10.2f %9.1f %7.1f %8s\n", r->name, r->size, impl,
-           r->median_us, r->min_us, r->gbps, r->pct_copy, ratio);
+    const int busy = r->median_us > BUSY_SPREAD * r->min_us;
+    printf("%-14s %-16s %-20s %10.2f %10.2f %9.1f %7.1f %8s %s%s%s\n", r->name, r->size, impl,
+           r->median_us, r->min_us, r->gbps, r->pct_copy, ratio, busy ? "busy" : "",
+           busy && r->in_cache ? "," : "", r->in_cache ? "cache" : "");
 }
 
-/* One copy in the context's memory as a timed call: on the device, or memcpy on the CPU backend
- * (as yamr-bench sweep measures its ceiling). */
+/* One copy in the context's memory as a timed call: on the device, or memcpy split over the
+ * CPU backend's threads (as yamr-bench sweep measures its ceiling). */
 typedef struct {
     char *dst, *src;
     size_t bytes;
@@ -382,7 +386,7 @@ static int copy_call(void *p, int rep)
     (void)rep;
     const copy_arg *c = (const copy_arg *)p;
     if (c->on_gpu) return sweep_copy(c->dst, c->src, c->bytes);
-    memcpy(c->dst, c->src, c->bytes);
+    host_copy(c->dst, c->src, c->bytes); /* with the threads yamr's calls get */
     return 0;
 }
 
@@ -468,8 +472,12 @@ int run_rows(int argc, char **argv)
         if (b > max_bytes) max_bytes = b;
         if (rows > max_rows) max_rows = rows;
     }
-    const size_t l2 = on_gpu ? sweep_l2_bytes(dev) : 0;
-    size_t pool_bytes = max_bytes > 8 * l2 ? max_bytes : 8 * l2;
+    /* as yamr-bench sweep: inputs rotate past the cache (the CPU's last level, a GPU's L2), and
+     * the copy ceiling (half the pool) is past it whatever the cases' sizes */
+    const size_t l2 = on_gpu ? sweep_l2_bytes(dev) : host_cache_bytes(), mib = (size_t)1 << 20;
+    const size_t cpu_copy = l2 < 64 * mib ? 64 * mib : l2 > 256 * mib ? 256 * mib : l2;
+    const size_t least_pool = on_gpu ? 8 * l2 : 2 * cpu_copy;
+    size_t pool_bytes = max_bytes > least_pool ? max_bytes : least_pool;
     pool_bytes = (pool_bytes + 255) / 256 * 256;
     const size_t esize = yamr_dtype_size(dtype);
     void *host = malloc(max_bytes);
@@ -517,9 +525,12 @@ int run_rows(int argc, char **argv)
         return 1;
     }
     const double copy_gbps = 2.0 * (double)c.bytes / copy_times.median_us / 1e3;
-    printf("copy ceiling: %.1f GB/s (%s of %zu MiB, read + write)%s\n", copy_gbps,
+    printf("copy ceiling: %.1f GB/s (%s of %zu MiB%s, read + write)%s%s\n", copy_gbps,
            on_gpu ? "device-to-device copy" : "memcpy in host memory", c.bytes >> 20,
-           cub ? "; baseline: CUB DeviceSegmentedReduce" : "; no vendor baseline in this build");
+           on_gpu ? "" : ", yamr's threads",
+           cub ? "; baseline: CUB DeviceSegmentedReduce" : "; no vendor baseline in this build",
+           copy_times.median_us > BUSY_SPREAD * copy_times.min_us ? "; busy: the machine was busy"
+                                                                   : "");
     /* yamr and CUB for each case, and the launch floor */
     result_row rows[3 * CASE_COUNT + 1];
     int count = 0, failed = 0;
@@ -534,15 +545,19 @@ int run_rows(int argc, char **argv)
         snprintf(r->impl, sizeof r->impl, "empty_kernel");
         snprintf(r->shape, sizeof r->shape, "-");
         r->cub_over_yamr = NAN; /* GB/s and % copy stay 0: it reads nothing */
-        printf("inputs: %s\n\n",
-               timing.resident ? "resident (one copy of each, which the L2 may hold)"
-                        : "rotated (inputs under twice the L2 rotate over copies)");
     }
+    printf("inputs: %s\n\n",
+           timing.resident ? "resident (one copy of each, which the cache may hold)"
+           : on_gpu        ? "rotated (inputs under twice the L2 rotate over copies)"
+                           : "rotated (inputs under twice the last-level cache rotate over copies)");
     printf("GB/s: input bytes read per second (median call; segments: the offsets too); %% copy: "
            "of the\ncopy ceiling; cub/yamr: CUB's median over yamr's (above 1: yamr is faster); "
-           "impl read: the read\nceiling; shape: the kernel shape yamr picked.\n");
-    printf("%-14s %-16s %-20s %10s %10s %9s %7s %8s\n", "case", "size", "impl:shape", "median us",
-           "min us", "GB/s", "% copy", "cub/yamr");
+           "impl read: the read\nceiling; shape: the kernel shape yamr picked; busy: the median "
+           "is over %.1fx the fastest\ncall, so the machine was busy (rerun on a quiet one); "
+           "cache: the inputs fit the cache, which\nmay pass the copy ceiling (memory's).\n",
+           BUSY_SPREAD);
+    printf("%-14s %-16s %-20s %10s %10s %9s %7s %8s %s\n", "case", "size", "impl:shape",
+           "median us", "min us", "GB/s", "% copy", "cub/yamr", "note");
 
     cli_progress progress;
     cli_progress_start(&progress, "rows", "cases", (int)CASE_COUNT);
@@ -575,8 +590,7 @@ int run_rows(int argc, char **argv)
             snprintf(size, sizeof size, "%zux%zu", a.rows, a.cols);
         }
         a.stride = (elems * esize + 255) / 256 * 256;
-        a.rotations =
-            on_gpu && !timing.resident && elems * esize < 2 * l2 ? pool_bytes / a.stride : 1;
+        a.rotations = !timing.resident && elems * esize < 2 * l2 ? pool_bytes / a.stride : 1;
         if (a.rotations > 64) a.rotations = 64;
         if (a.rotations < 1) a.rotations = 1;
         char what[96];
@@ -601,6 +615,7 @@ int run_rows(int argc, char **argv)
         memset(&named, 0, sizeof named);
         snprintf(named.name, sizeof named.name, "%s", name);
         snprintf(named.size, sizeof named.size, "%s", size);
+        named.in_cache = a.rotations * a.stride < l2;
         /* the kernel the verified call ran */
         yamr_plan plan;
         char shape[32] = "?";

@@ -10,7 +10,11 @@
  * than twice the L2 rotate over several copies so that the L2 does not serve them (--inputs
  * resident keeps one copy, which the L2 may serve; the results' column copies says how many,
  * as in yamr-bench rows). On the CPU
- * backend the times are wall-clock per call, the copy is memcpy and the read a plain host loop.
+ * backend the times are wall-clock per call and the inputs rotate past the last-level cache
+ * alike; the copy is memcpy and the read a plain loop, each split over the threads the CPU
+ * backend's own calls get (bench_common.h). The copy ceiling is measured past the cache (the L2
+ * of a GPU), whatever sizes were asked. Each row gives min, median and max of its calls, and says
+ * "busy" when the median is over BUSY_SPREAD times the fastest (a busy machine).
  *
  * --out DIR writes DIR/sweep.csv and DIR/sweep.json, and the same times in BabelStream's CSV
  * layout (DIR/sweep-babelstream.csv: function,num_times,n_elements,sizeof,max_mbytes_per_sec,
@@ -75,7 +79,7 @@ static int one_call(void *p, int rep)
     }
     if (a->baseline == 2) {
         if (a->on_gpu) return sweep_copy(a->copy_dst, in, bytes);
-        memcpy(a->copy_dst, in, bytes);
+        host_copy(a->copy_dst, in, bytes);
         return 0;
     }
     if (a->baseline == 1) {
@@ -100,6 +104,7 @@ static int time_calls(call_arg *a, const sweep_options *o, sweep_row *r, char *e
     if (failed) return 1;
     r->median_us = t.median_us;
     r->min_us = t.min_us;
+    r->busy = r->median_us > BUSY_SPREAD * r->min_us;
     r->max_us = t.max_us;
     r->mean_us = t.mean_us;
     r->reps = o->timing.reps;
@@ -223,8 +228,9 @@ static void print_row(FILE *out, const sweep_row *r)
 {
     char vs[16] = "-";
     if (!isnan(r->vs_baseline)) snprintf(vs, sizeof vs, "%.2f", r->vs_baseline);
-    fprintf(out, "%-5s %-7s %12zu %-14s %10.2f %10.2f %9.1f %7.1f %8s\n", r->dtype, r->op, r->n,
-            r->impl, r->median_us, r->min_us, r->gbps, r->pct_copy, vs);
+    fprintf(out, "%-5s %-7s %12zu %-14s %10.2f %10.2f %10.2f %9.1f %7.1f %8s %s%s%s\n", r->dtype,
+            r->op, r->n, r->impl, r->min_us, r->median_us, r->max_us, r->gbps, r->pct_copy, vs,
+            r->busy ? "busy" : "", r->busy && r->in_cache ? "," : "", r->in_cache ? "cache" : "");
 }
 
 static int write_rows(const char *dir, const identity *id, const sweep_row *rows, int count,
@@ -235,7 +241,8 @@ static int write_rows(const char *dir, const identity *id, const sweep_row *rows
     FILE *csv, *json;
     if (open_results(prefix, &csv, &json)) return 1;
     fprintf(csv, "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,dtype,op,n,impl,"
-                 "median_us,min_us,gbps,pct_copy,baseline_over_impl,copy_gbps,timing,copies\n");
+                 "median_us,min_us,gbps,pct_copy,baseline_over_impl,copy_gbps,timing,copies,"
+                 "max_us,busy,in_cache\n");
     fprintf(json, "[\n");
     for (int i = 0; i < count; ++i) {
         const sweep_row *r = &rows[i];
@@ -244,14 +251,18 @@ static int write_rows(const char *dir, const identity *id, const sweep_row *rows
         csv_timing(csv, r->median_us, r->min_us, r->gbps, r->pct_copy);
         csv_number(csv, r->vs_baseline, "%.4f", ",");
         csv_number(csv, copy_gbps, "%.1f", ",");
-        fprintf(csv, "%s,%zu\n", timing, r->copies);
+        fprintf(csv, "%s,%zu,", timing, r->copies);
+        csv_number(csv, r->max_us, "%.3f", ",");
+        fprintf(csv, "%d,%d\n", r->busy, r->in_cache);
         json_identity(json, id);
         fprintf(json, "\"dtype\": \"%s\", \"op\": \"%s\", \"n\": %zu, \"impl\": \"%s\", ", r->dtype,
                 r->op, r->n, r->impl);
         json_timing(json, r->median_us, r->min_us, r->gbps, r->pct_copy);
         json_number(json, "baseline_over_impl", r->vs_baseline, "%.4f", ", ");
         json_number(json, "copy_gbps", copy_gbps, "%.1f", ", ");
-        fprintf(json, "\"timing\": \"%s\", \"copies\": %zu", timing, r->copies);
+        fprintf(json, "\"timing\": \"%s\", \"copies\": %zu, ", timing, r->copies);
+        json_number(json, "max_us", r->max_us, "%.3f", ", ");
+        fprintf(json, "\"busy\": %d, \"in_cache\": %d", r->busy, r->in_cache);
         fprintf(json, "}%s\n", i == count - 1 ? "" : ",");
     }
     fprintf(json, "]\n");
@@ -435,10 +446,22 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
             size_t b = o->sizes[i] * yamr_dtype_size(o->dtypes[d]);
             if (b > max_bytes) max_bytes = b;
         }
-    const size_t l2 = on_gpu ? sweep_l2_bytes(o->device == CLI_DEVICE_ANY ? 0 : o->device) : 0;
-    size_t pool_bytes = max_bytes > 8 * l2 ? max_bytes : 8 * l2;
+    /* The copy ceiling reads and writes buffers past the last-level cache (the L2 of a GPU),
+     * whatever sizes were asked: a ceiling measured in the cache is no ceiling for memory. The
+     * pool the inputs rotate over holds at least that copy's source. */
+    const size_t cache = on_gpu ? sweep_l2_bytes(o->device == CLI_DEVICE_ANY ? 0 : o->device)
+                                : host_cache_bytes();
+    const size_t mib = (size_t)1 << 20;
+    size_t copy_bytes, pool_bytes;
+    if (on_gpu) {
+        pool_bytes = max_bytes > 8 * cache ? max_bytes : 8 * cache;
+        copy_bytes = pool_bytes < 1024 * mib ? pool_bytes : 1024 * mib;
+    } else { /* source and destination together twice the cache, each within 64..256 MiB */
+        copy_bytes = cache < 64 * mib ? 64 * mib : cache > 256 * mib ? 256 * mib : cache;
+        pool_bytes = max_bytes > copy_bytes ? max_bytes : copy_bytes;
+    }
+    copy_bytes = copy_bytes / 256 * 256;
     pool_bytes = (pool_bytes + 255) / 256 * 256;
-    const size_t copy_bytes = max_bytes < ((size_t)1 << 30) ? max_bytes : ((size_t)1 << 30);
 
     call_arg a;
     memset(&a, 0, sizeof a);
@@ -457,6 +480,12 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
         return 1;
     }
 
+    /* Host memory never written reads as the kernel's zero page (from the cache) and faults on
+     * its first write: both buffers are written once before the copy is timed. */
+    if (!on_gpu) {
+        memset(a.pool, 1, pool_bytes);
+        memset(a.copy_dst, 0, copy_bytes);
+    }
     /* The bandwidth ceiling: one large copy, bytes read plus bytes written. */
     sweep_row copy;
     a.baseline = 2, a.dtype = YAMR_DTYPE_F32, a.n = copy_bytes / 4, a.rotations = 1;
@@ -465,11 +494,21 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
         return 1;
     }
     const double copy_gbps = 2.0 * (double)copy_bytes / copy.median_us / 1e3;
-    fprintf(log, "copy ceiling: %.1f GB/s (%s of %zu MiB, read + write)%s\n", copy_gbps,
-            on_gpu ? "device-to-device copy" : "memcpy in host memory", copy_bytes >> 20,
+    char how[160];
+    if (on_gpu)
+        snprintf(how, sizeof how, "device-to-device copy of %zu MiB; L2 %zu MiB", copy_bytes / mib,
+                 cache / mib);
+    else
+        snprintf(how, sizeof how, "memcpy in host memory of %zu MiB, %d thread(s) as yamr's; "
+                 "last-level cache %zu MiB", copy_bytes / mib, host_threads_for(copy_bytes),
+                 cache / mib);
+    fprintf(log, "copy ceiling: %.1f GB/s (%s; read + write)%s\n", copy_gbps, how,
             cub ? (strcmp(baseline_name(), "cub") ? "; baseline: rocPRIM reduce"
                                                   : "; baseline: CUB DeviceReduce")
                 : "; no vendor baseline in this build");
+    if (copy.busy)
+        fprintf(log, "copy ceiling: busy (its median copy took %.1fx the fastest): the machine "
+                     "was busy, and so is every ratio to it\n", copy.median_us / copy.min_us);
     const int max_rows =
         1 + o->dtype_count * o->size_count * (1 + o->op_count * (o->variant_count + 1));
     sweep_row *rows = (sweep_row *)calloc((size_t)max_rows, sizeof *rows);
@@ -484,16 +523,21 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
         snprintf(r->op, sizeof r->op, "launch");
         snprintf(r->impl, sizeof r->impl, "empty_kernel");
         r->vs_baseline = NAN; /* n, GB/s and % copy stay 0: it reads nothing */
+        r->max_us = NAN;
     }
     fprintf(log, "inputs: %s\n",
-            !on_gpu              ? "one copy of each (the CPU backend does not rotate them)"
-            : o->timing.resident ? "resident (one copy of each, which the L2 may hold)"
-                                 : "rotated (inputs under twice the L2 rotate over copies)");
+            o->timing.resident ? "resident (one copy of each, which the cache may hold)"
+            : on_gpu           ? "rotated (inputs under twice the L2 rotate over copies)"
+                               : "rotated (inputs under twice the last-level cache rotate over "
+                                 "copies)");
     fprintf(log, "\nGB/s: input bytes read per second (median call); %% copy: of the copy "
                  "ceiling; base/us: the\nbaseline's median over the row's (above 1: the row is "
-                 "faster); impl read: the read ceiling.\n");
-    fprintf(log, "%-5s %-7s %12s %-14s %10s %10s %9s %7s %8s\n", "dtype", "op", "n", "impl",
-            "median us", "min us", "GB/s", "% copy", "base/us");
+                 "faster); impl read: the read ceiling, with\nthe threads yamr uses. min, median, "
+                 "max: of the timed calls. busy: the median is over %.1fx the\nfastest call, so "
+                 "the machine was busy (rerun on a quiet one); cache: the inputs fit the cache,\n"
+                 "which may pass the copy ceiling (memory's).\n", BUSY_SPREAD);
+    fprintf(log, "%-5s %-7s %12s %-14s %10s %10s %10s %9s %7s %8s %s\n", "dtype", "op", "n", "impl",
+            "min us", "median us", "max us", "GB/s", "% copy", "base/us", "note");
 
     cli_progress progress;
     cli_progress_start(&progress, "sweep", "dtypes x sizes", o->dtype_count * o->size_count);
@@ -525,9 +569,10 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
             const int first_row = count;
             a.n = n;
             a.stride = (bytes + 255) / 256 * 256;
-            a.rotations = !o->timing.resident && bytes < 2 * l2 ? pool_bytes / a.stride : 1;
+            a.rotations = !o->timing.resident && bytes < 2 * cache ? pool_bytes / a.stride : 1;
             if (a.rotations > 64) a.rotations = 64;
             if (a.rotations < 1) a.rotations = 1;
+            const int in_cache = a.rotations * a.stride < cache;
             yamr_copy_to_host(ctx, host, a.pool, bytes);
             { /* the read ceiling of this input */
                 sweep_row *r = &rows[count++];
@@ -585,6 +630,7 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
                 r->n = n;
                 r->gbps = (double)bytes / r->median_us / 1e3;
                 r->pct_copy = 100.0 * r->gbps / copy_gbps;
+                r->in_cache = in_cache;
                 if (!failed) print_row(log, r);
             }
             fflush(log);
@@ -604,6 +650,7 @@ static int sweep_execute(sweep_options *o, const bench_output *out, sweep_result
         kept->count = count;
         kept->on_gpu = on_gpu;
         kept->copy_gbps = copy_gbps;
+        kept->copy_busy = copy.busy;
         snprintf(kept->baseline, sizeof kept->baseline, "%s", cub ? baseline_name() : "");
         snprintf(kept->timing, sizeof kept->timing, "%s", timing);
     } else {

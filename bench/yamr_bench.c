@@ -71,16 +71,31 @@ static void summary_speed_row(FILE *f, const sweep_results *s, const char *op, s
     if (!isnan(yamr->vs_baseline)) snprintf(vs_cub, sizeof vs_cub, "%.2f", yamr->vs_baseline);
     if (read) snprintf(read_gbps, sizeof read_gbps, "%.1f", read->gbps);
     if (read) snprintf(pct, sizeof pct, "%.0f%%", 100.0 * yamr->gbps / read->gbps);
-    fprintf(f, "  %-7s %-6s %9.1f %9s %9s %9s %9s\n", op, exponent, yamr->gbps, cub_gbps, vs_cub,
-            read_gbps, pct);
+    const int busy = yamr->busy || (cub && cub->busy) || (read && read->busy);
+    fprintf(f, "  %-7s %-6s %9.1f %9s %9s %9s %9s %10.2f %10.2f %s\n", op, exponent, yamr->gbps,
+            cub_gbps, vs_cub, read_gbps, pct, yamr->min_us, yamr->max_us, busy ? "busy" : "");
+}
+
+/* How many of the sweep's timed rows say the machine was busy (their median over BUSY_SPREAD
+ * times their fastest call). */
+static int busy_rows(const sweep_results *s, int *timed)
+{
+    int busy = 0;
+    *timed = 0;
+    for (int i = 0; i < s->count; ++i) {
+        if (!s->rows[i].n) continue; /* the launch floor */
+        ++*timed;
+        busy += s->rows[i].busy;
+    }
+    return busy;
 }
 
 /* One row of the race headline: wrong % and warp 0's mean passes for each block size. */
 static void summary_race_row(FILE *f, const race_results *r, int warp_size, const char *variant,
-                             const char *label, const int *threads, int thread_count)
+                             const int *threads, int thread_count)
 {
     char line[256];
-    int used = snprintf(line, sizeof line, "  %3d %-22s", warp_size, label), found = 0;
+    int used = snprintf(line, sizeof line, "  %3d %-22s", warp_size, variant), found = 0;
     for (int t = 0; t < thread_count; ++t) {
         const race_row *hit = NULL;
         for (int i = 0; i < r->count && !hit; ++i) {
@@ -114,7 +129,7 @@ static void print_summary(FILE *f, yamr_context *ctx, int on_gpu, const char *no
                                                              : "lockstep warps",
                 d.multiprocessors);
     else
-        fprintf(f, "device:  the CPU backend (%s)\n", no_gpu_why);
+        fprintf(f, "device:  the CPU backend (%s)\n", cli_no_gpu_why(no_gpu_why));
     yamr_plan plan; /* what an f32 argmax of 2^20 runs here, and why */
     if (yamr_plan_for(ctx, YAMR_CALL_REDUCE, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 1, (size_t)1 << 20,
                       &plan) == YAMR_SUCCESS)
@@ -133,8 +148,8 @@ static void print_summary(FILE *f, yamr_context *ctx, int on_gpu, const char *no
     const char *base = strcmp(s->baseline, "rocprim") ? "CUB" : "rocPRIM";
     char vs_base[16];
     snprintf(vs_base, sizeof vs_base, "vs %s", base);
-    fprintf(f, "  %-7s %-6s %9s %9s %9s %9s %9s\n", "op", "n", "yamr", base, vs_base, "read",
-            "% read");
+    fprintf(f, "  %-7s %-6s %9s %9s %9s %9s %9s %10s %10s\n", "op", "n", "yamr", base, vs_base,
+            "read", "% read", "min us", "max us");
     const char *ops[] = {"max", "argmax", "minmax"};
     for (int k = 0; k < 2; ++k) {
         const size_t n = k ? largest : mid;
@@ -143,7 +158,15 @@ static void print_summary(FILE *f, yamr_context *ctx, int on_gpu, const char *no
     }
     fprintf(f, "  %s: %s's time over yamr's (above 1: yamr is faster; '-': not in this "
                "build).\n  read: a plain read of the same input, the ceiling of any reduction; "
-               "%% read: yamr's over it.\n", vs_base, base);
+               "%% read: yamr's over it\n  (the same threads as yamr on the CPU). min, max: "
+               "yamr's fastest and slowest call.\n", vs_base, base);
+    int timed = 0;
+    const int busy = busy_rows(s, &timed);
+    if (busy || s->copy_busy)
+        fprintf(f, "  busy: %d of %d timed cases%s had a median call over %.1fx their fastest: "
+                   "the machine\n  was busy, and these are not its speeds (rerun when it is "
+                   "quiet; report.txt marks them).\n",
+                busy, timed, s->copy_busy ? " and the copy ceiling" : "", BUSY_SPREAD);
 
     int threads[16], thread_count = 0;
     for (int i = 0; i < r->count && thread_count < 16; ++i) {
@@ -163,37 +186,41 @@ static void print_summary(FILE *f, yamr_context *ctx, int on_gpu, const char *no
     for (int w = 0; w < 2; ++w) {
         const int width = on_gpu ? d.warp_size : widths[w];
         if (on_gpu && w) break;
-        summary_race_row(f, r, width, racy, "gpu: racy", threads, thread_count);
-        summary_race_row(f, r, width, racy_volatile, "gpu: racy_volatile", threads, thread_count);
-        summary_race_row(f, r, width, "sim_lockstep_random", "sim: lockstep warps", threads,
-                         thread_count);
-        summary_race_row(f, r, width, "sim_its", "sim: independent lanes", threads, thread_count);
+        summary_race_row(f, r, width, racy, threads, thread_count);
+        summary_race_row(f, r, width, racy_volatile, threads, thread_count);
+        summary_race_row(f, r, width, "sim_lockstep_random", threads, thread_count);
+        summary_race_row(f, r, width, "sim_its", threads, thread_count);
     }
     fprintf(f, "  wrong %%: blocks whose result was not the largest value; passes: times warp 0 "
-               "ran the loop.\n  sim: the simulator (lockstep: a random lane's store wins; "
-               "docs/race-behaviour.md).\n");
+               "ran the loop.\n  racy, racy_volatile: the GPU; sim_*: the simulator "
+               "(docs/race-behaviour.md), named as in\n  race.csv and the plots: "
+               "sim_lockstep_random, lockstep warps where a random lane's store wins;\n  sim_its, "
+               "independent lanes.\n");
 }
 
 static void report_usage(FILE *f)
 {
-    fprintf(f, "usage: yamr-bench report [--trials N] [--device D|cpu] [--out DIR]\n"
+    fprintf(f, "usage: yamr-bench report [--trials N] [--sizes E,E,...] [--device D|cpu]\n"
+               "                         [--out DIR]\n"
                "The main job: the device report, the race lab (yamr-bench race) and the sweep\n"
                "(yamr-bench sweep) on whatever this machine has (the CPU backend and the\n"
                "simulator when there is no GPU). Prints a summary; every table goes to\n"
                "DIR/report.txt, the results (CSV, JSON, BabelStream CSV) and plots under DIR.\n"
                "  --trials N   blocks per race configuration, 1..100000000 (default 10000)\n"
+               "  --sizes E,.. the sweep's sizes, 2^E elements (default: the sweep's)\n"
                "  --device D   GPU ordinal D, or cpu (default: GPU 0 when there is one)\n"
                "  --out DIR    the folder for everything (default results; created)\n");
 }
 
-enum { OPT_TRIALS = CLI_OPT_FIRST_OWN };
+enum { OPT_TRIALS = CLI_OPT_FIRST_OWN, OPT_SIZES };
 
 static int run_report(int argc, char **argv)
 {
     static const struct option options[] = {CLI_OPTION_HELP, CLI_OPTION_OUT, CLI_OPTION_DEVICE,
                                             {"trials", required_argument, NULL, OPT_TRIALS},
+                                            {"sizes", required_argument, NULL, OPT_SIZES},
                                             CLI_OPTION_END};
-    const char *dir = "results", *device_text = NULL;
+    const char *dir = "results", *device_text = NULL, *sizes = NULL;
     char trials[32] = "10000";
     long long n = 10000;
     int device = CLI_DEVICE_ANY, reset = 1, c;
@@ -209,6 +236,14 @@ static int run_report(int argc, char **argv)
             if (cli_int("report", "--trials", optarg, 1, 100000000, &n)) return CLI_USAGE;
             snprintf(trials, sizeof trials, "%lld", n);
             break;
+        case OPT_SIZES: { /* checked here as the sweep checks it, before any work */
+            long long exps[32];
+            int count;
+            if (cli_int_list("report", "--sizes", optarg, 0, 32, exps, 32, &count))
+                return CLI_USAGE;
+            sizes = optarg;
+            break;
+        }
         default: return CLI_USAGE;
         }
     }
@@ -233,13 +268,13 @@ static int run_report(int argc, char **argv)
     }
     char path[1100];
     snprintf(path, sizeof path, "%s/report.txt", dir);
-    FILE *log = fopen(path, "w");
+    FILE *log = cli_make_out_dir("report", dir) ? NULL : fopen(path, "w");
     if (!log) {
         yamr_destroy(ctx);
         return cli_refuse("report", "cannot write %s", path);
     }
     fprintf(log, "%s\n", yamr_report(ctx));
-    if (!on_gpu) fprintf(log, "The CPU backend and the simulator (%s).\n\n", why);
+    if (!on_gpu) fprintf(log, "The CPU backend and the simulator (%s).\n\n", cli_no_gpu_why(why));
 
     /* the same device for every part: the one just opened */
     const char *dev = on_gpu ? (device_text ? device_text : "0") : "cpu";
@@ -254,8 +289,9 @@ static int run_report(int argc, char **argv)
     char *files[] = {path};
     if (!rc) rc = race_merge_files(dir, files, 1, log);
     fprintf(log, "\n");
-    char *sweep_args[] = {"sweep", "--out", (char *)dir, "--device", (char *)dev};
-    if (!rc) rc = sweep_command(5, sweep_args, &out, &sweep);
+    char *sweep_args[] = {"sweep", "--out", (char *)dir, "--device", (char *)dev, "--sizes",
+                          (char *)sizes};
+    if (!rc) rc = sweep_command(sizes ? 7 : 5, sweep_args, &out, &sweep);
     fclose(log);
     if (!rc) {
         print_summary(stdout, ctx, on_gpu, why, &sweep, &race, n);
@@ -275,6 +311,8 @@ static int run_report(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* a row at a time, also into a file or a pipe: a run killed midway leaves what it printed */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

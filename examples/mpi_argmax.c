@@ -37,7 +37,21 @@ int main(int argc, char **argv)
     int rank, ranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    const size_t n_local = argc > 1 ? (size_t)strtoull(argv[1], NULL, 10) : 1000000;
+    /* every rank reads the same argv, so all refuse alike (and none waits in a collective) */
+    size_t n_local = 1000000;
+    if (argc > 1) {
+        char *end = NULL;
+        const long long n = strtoll(argv[1], &end, 10);
+        if (argc > 2 || end == argv[1] || *end || n < 1 || n > (1ll << 40)) {
+            if (rank == 0)
+                fprintf(stderr, "usage: mpiexec -n R %s [n_local]: n_local is the elements per "
+                                "rank, a whole number in 1..2^40 (default 1000000), not '%s'\n",
+                        argv[0], argc > 2 ? argv[2] : argv[1]);
+            MPI_Finalize();
+            return 2;
+        }
+        n_local = (size_t)n;
+    }
     const int64_t total = (int64_t)n_local * ranks, peak = total - total / 7 - 1;
 
     yamr_context *ctx = NULL;

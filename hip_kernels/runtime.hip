@@ -39,7 +39,11 @@ extern "C" yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_i
     const hipError_t counted = hipGetDeviceCount(&count);
     if (counted != hipSuccess || device >= count) {
         (void)hipGetLastError(); /* "no device" is not sticky; clear it */
-        if (counted != hipSuccess) /* the runtime's reason: no driver, a driver too old, ... */
+        int driver = -1; /* 0: no driver at all, which CUDA calls "driver version insufficient" */
+        if (counted != hipSuccess && hipDriverGetVersion(&driver) == hipSuccess && driver == 0)
+            snprintf(err, errlen, "no GPU with ordinal %d: no %s driver found", device,
+                     YAMR_BUILD_VENDOR == YAMR_VENDOR_NVIDIA ? "NVIDIA" : "AMD GPU");
+        else if (counted != hipSuccess) /* the runtime's reason: a driver too old, ... */
             snprintf(err, errlen, "no GPU with ordinal %d: %s", device, hipGetErrorString(counted));
         else
             snprintf(err, errlen, "no GPU with ordinal %d (%d found)", device, count);

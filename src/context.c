@@ -126,17 +126,29 @@ const char *yamr_report(yamr_context *ctx)
     size_t used = 0;
     out[0] = '\0';
     append(out, cap, &used, "yamr %s (%s build)\n", YAMR_VERSION_STRING, YAMR_PLATFORM_STRING);
-    append(out, cap, &used, "device:      %s (%s), arch %s\n", d->name, vendor_name(d->vendor),
-           d->arch);
-    append(out, cap, &used, "warp width:  %d lanes, %s\n", d->warp_size,
-           d->independent_thread_scheduling ? "independent thread scheduling"
-                                            : "lockstep (no independent thread scheduling)");
-    append(out, cap, &used, "units:       %d multiprocessors, %d threads per block\n",
-           d->multiprocessors, d->max_block_threads);
-    append(out, cap, &used, "nan policy:  %s\n",
-           ctx->nan_policy == YAMR_NAN_PROPAGATE ? "propagate" : "ignore");
-    append(out, cap, &used, "variant set: %s\n", yamr_variant_name(ctx->variant));
-    for (int i = 0; i < yamr__variant_count; ++i) {
+    if (!ctx->gpu) { /* warps, blocks and the GPU variants mean nothing here */
+        const int threads = yamr__cpu_threads_for(&ctx->cpu, (size_t)-1);
+        append(out, cap, &used, "device:      the CPU backend, %s vectors\n",
+               yamr__cpu_isa_name(ctx->cpu.isa));
+        append(out, cap, &used, "threads:     %d per call at most (%s)\n", threads,
+               ctx->cpu.max_threads          ? "yamr_set_cpu_threads"
+               : yamr__cpu_with_openmp()     ? "OpenMP: OMP_NUM_THREADS, else the cores"
+                                             : "built without OpenMP");
+        append(out, cap, &used, "nan policy:  %s\n",
+               ctx->nan_policy == YAMR_NAN_PROPAGATE ? "propagate" : "ignore");
+    } else {
+        append(out, cap, &used, "device:      %s (%s), arch %s\n", d->name,
+               vendor_name(d->vendor), d->arch);
+        append(out, cap, &used, "warp width:  %d lanes, %s\n", d->warp_size,
+               d->independent_thread_scheduling ? "independent thread scheduling"
+                                                : "lockstep (no independent thread scheduling)");
+        append(out, cap, &used, "units:       %d multiprocessors, %d threads per block\n",
+               d->multiprocessors, d->max_block_threads);
+        append(out, cap, &used, "nan policy:  %s\n",
+               ctx->nan_policy == YAMR_NAN_PROPAGATE ? "propagate" : "ignore");
+        append(out, cap, &used, "variant set: %s\n", yamr_variant_name(ctx->variant));
+    }
+    for (int i = 0; i < yamr__variant_count && ctx->gpu; ++i) {
         const yamr__variant_info *v = &yamr__variants[i];
         append(out, cap, &used, "  %-14s %s%s\n", v->name,
                yamr__variant_runs_on(v, d, YAMR_OP_MAX, YAMR_DTYPE_F32) ? "runs here" : "not here",

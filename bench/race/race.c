@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -124,6 +125,7 @@ typedef struct {
     yamr_race_sim_order orders[YAMR_RACE_SIM_ORDER_COUNT];
     int order_count;
     int simulate; /* also the simulator's rows for the device's warp width */
+    int variants_given; /* --variants: GPU rows asked for */
     const char *out;
 } race_options;
 
@@ -163,7 +165,23 @@ static void simulate_rows(const race_options *o, const identity *gpu, int warp_s
 
 static int race_execute(const race_options *o, const bench_output *out, race_results *kept)
 {
+    /* --variants and --no-sim ask for GPU rows: without a GPU that is a refusal, not a run of
+     * the simulator's rows alone */
+    const char *needs_gpu = o->variants_given ? "--variants" : !o->simulate ? "--no-sim" : NULL;
+    if (needs_gpu && o->device == YAMR_DEVICE_CPU)
+        return cli_refuse("race", "%s needs a GPU (--device cpu given); without one, race runs "
+                                  "the simulator alone", needs_gpu);
     yamr_context *ctx = NULL;
+    char why[512];
+    if (needs_gpu) {
+        if (yamr_create_ex(&ctx, o->device == CLI_DEVICE_ANY ? 0 : o->device, why, sizeof why) !=
+            YAMR_SUCCESS)
+            return o->device == CLI_DEVICE_ANY
+                       ? cli_refuse("race", "%s needs a GPU, and none opened (%s); without one, race "
+                                            "runs the simulator alone", needs_gpu, cli_no_gpu_why(why))
+                       : cli_refuse("race", "--device %d: %s", o->device, why);
+        yamr_destroy(ctx);
+    }
     identity id;
     int on_gpu;
     int rc = bench_open("race", o->device, out->out, out->device_report, &ctx, &id, &on_gpu);
@@ -327,6 +345,7 @@ static int race_parse(int argc, char **argv, race_options *o)
                               YAMR_VARIANT_COUNT, &o->variant_count))
                 return CLI_USAGE;
             for (int v = 0; v < o->variant_count; ++v) o->variants[v] = (yamr_variant)idx[v];
+            o->variants_given = 1;
             break;
         case OPT_ORDERS:
             if (cli_name_list("race", "--orders", optarg, order_names, YAMR_RACE_SIM_ORDER_COUNT,
@@ -449,38 +468,76 @@ static int racy_loop(const merged_row *r)
     return strncmp(r->variant, "racy", 4) == 0 || strncmp(r->variant, "sim_", 4) == 0;
 }
 
-/* One plot: y(r) against threads, uniform random order, one series per (device, arch, W,
- * variant). */
-static void write_plot(const char *dir, const char *name, const char *title_of_plot,
-                       const char *ylabel, const merged_row *rows, int count,
+/* A series' legend: the simulator's rows by warp width and variant alone (the same prediction
+ * from several files is one series; the first file's points are drawn), a GPU's by device
+ * (without the vendor's word), warp width and variant. */
+static void series_title(const merged_row *r, char *title, size_t size)
+{
+    if (!strcmp(r->source, "simulator")) {
+        snprintf(title, size, "W%d %s", r->warp_size, r->variant);
+        return;
+    }
+    const char *device = r->device;
+    if (!strncmp(device, "NVIDIA ", 7)) device += 7;
+    if (!strncmp(device, "AMD ", 4)) device += 4;
+    snprintf(title, size, "%s W%d %s", device, r->warp_size, r->variant);
+}
+
+/* Colours for up to 16 series, each distinct (gnuplot's default cycle repeats after 8). */
+static const char *const series_colours[] = {
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+    "#000000", "#bcbd22", "#7f7f7f", "#aec7e8", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94"};
+#define SERIES_MAX 16
+
+/* One plot, one question: y(r) against threads, uniformly random input order, one series per
+ * title (series_title) among the rows that `keep` (a series is drawn whole once one of its rows
+ * is kept). Every series has its own colour; W64 lines are dashed and W32 solid, GPU points
+ * filled and the simulator's open, so that lines that coincide (the simulator's ITS rows for
+ * both warp widths) stay visible. The legend sits below the plot. */
+static void write_plot(const char *dir, const char *name, const char *question,
+                       const char *note, const char *ylabel, const merged_row *rows, int count,
                        int (*keep)(const merged_row *), double (*y)(const merged_row *), int logy)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.dat", dir, name);
     FILE *dat = fopen(path, "w");
     if (!dat) return;
-    char titles[64][160];
-    int series = 0;
+    char titles[SERIES_MAX][160];
+    int widths[SERIES_MAX], simulated[SERIES_MAX], series = 0, dropped = 0;
     for (int i = 0; i < count; ++i) {
         const merged_row *r = &rows[i];
         if (strcmp(r->order, "random") != 0 || !keep(r)) continue;
         char title[160];
-        snprintf(title, sizeof title, "%s %s W%d %s", r->device, r->arch, r->warp_size, r->variant);
+        series_title(r, title, sizeof title);
         int seen = 0;
         for (int s = 0; s < series; ++s) seen |= strcmp(titles[s], title) == 0;
-        if (seen || series == 64) continue;
+        if (seen) continue;
+        if (series == SERIES_MAX) {
+            ++dropped;
+            continue;
+        }
+        widths[series] = r->warp_size;
+        simulated[series] = !strcmp(r->source, "simulator");
         snprintf(titles[series++], sizeof titles[0], "%s", title);
         fprintf(dat, "\"%s\" \"%s\"\n", title, ylabel);
+        int done[RACE_MAX_THREADS * 4], done_count = 0; /* threads drawn: the first file's */
         for (int j = 0; j < count; ++j) {
             const merged_row *q = &rows[j];
             char t2[160];
-            snprintf(t2, sizeof t2, "%s %s W%d %s", q->device, q->arch, q->warp_size, q->variant);
-            if (strcmp(q->order, "random") == 0 && strcmp(t2, title) == 0 && !isnan(y(q)))
-                fprintf(dat, "%d %g\n", q->threads, y(q));
+            series_title(q, t2, sizeof t2);
+            if (strcmp(q->order, "random") != 0 || strcmp(t2, title) != 0 || isnan(y(q))) continue;
+            int again = 0;
+            for (int k = 0; k < done_count; ++k) again |= done[k] == q->threads;
+            if (again) continue;
+            if (done_count < (int)(sizeof done / sizeof done[0])) done[done_count++] = q->threads;
+            fprintf(dat, "%d %g\n", q->threads, y(q));
         }
         fprintf(dat, "\n\n");
     }
     fclose(dat);
+    if (dropped)
+        fprintf(stderr, "yamr-bench merge: %s: %d series past the first %d not drawn\n", name,
+                dropped, SERIES_MAX);
     if (!series) { /* nothing to plot (no GPU rows for cycles): no files */
         remove(path);
         return;
@@ -492,17 +549,22 @@ static void write_plot(const char *dir, const char *name, const char *title_of_p
         /* noenhanced: legends hold names such as sm_90 and racy_volatile, which gnuplot's
          * enhanced text would set with subscripts */
         fprintf(gp,
-                "set terminal %s size 1000,600\nset termoption noenhanced\n"
+                "set terminal %s size 1100,700\nset termoption noenhanced\n"
                 "set output '%s/%s.%s'\n",
                 fmt ? "pngcairo" : "svg", dir, name, fmt ? "png" : "svg");
-        fprintf(gp, "set title '%s: uniformly random input order' noenhanced\n"
+        fprintf(gp, "set title \"%s\\nuniformly random input order%s%s\" noenhanced\n"
                     "set logscale x 2\nset xlabel 'threads per block'\nset ylabel '%s'\n%s"
-                    "set key outside right top font ',8' noenhanced\nset grid\n",
-                title_of_plot, ylabel, logy ? "set logscale y\n" : "");
-        fprintf(gp,
-                "plot for [i=0:%d] '%s/%s.dat' index i using 1:2 with linespoints "
-                "title columnheader(1)\n",
-                series - 1, dir, name);
+                    "set key outside below center horizontal maxcols 3 font ',9' height 1.5 noenhanced\n"
+                    "set grid\nset offsets graph 0.02, graph 0.02, graph 0.05, 0\n",
+                question, *note ? "; " : "", note, ylabel,
+                logy ? "set logscale y\n" : "set yrange [0:*]\n");
+        fprintf(gp, "plot \\\n");
+        for (int k = 0; k < series; ++k)
+            fprintf(gp,
+                    "  '%s/%s.dat' index %d using 1:2 with linespoints lw 2 lc rgb '%s' dt %d "
+                    "pt %d ps 1.2 title columnheader(1)%s\n",
+                    dir, name, k, series_colours[k], widths[k] == 64 ? 2 : 1,
+                    simulated[k] ? (widths[k] == 64 ? 8 : 6) : 7, k + 1 < series ? ", \\" : "");
     }
     fclose(gp);
     char cmd[2200];
@@ -512,9 +574,20 @@ static void write_plot(const char *dir, const char *name, const char *title_of_p
                 name);
 }
 
-static int keep_racy(const merged_row *r) { return racy_loop(r); }
+/* The simulator's lockstep policies lowest and highest stay in race-matrix.md: their passes and
+ * wrong rates lie within a few percent of random's, whose line would hide them. */
+static int plotted_sim(const merged_row *r)
+{
+    return strcmp(r->variant, "sim_lockstep_lowest") && strcmp(r->variant, "sim_lockstep_highest");
+}
+static int keep_racy(const merged_row *r) { return racy_loop(r) && plotted_sim(r); }
 static int keep_gpu(const merged_row *r) { return strcmp(r->source, "gpu") == 0; }
-static int keep_any(const merged_row *r) { (void)r; return 1; }
+/* wrong results: the racy loop's rows, and any other that was ever wrong (the others are the
+ * 0% line, said in the title) */
+static int keep_wrong(const merged_row *r)
+{
+    return plotted_sim(r) && (racy_loop(r) || r->wrong_rate > 0);
+}
 static double y_passes(const merged_row *r) { return r->first_mean; }
 static double y_wrong(const merged_row *r) { return 100.0 * r->wrong_rate; }
 static double y_cycles(const merged_row *r) { return r->cycles; }
@@ -529,6 +602,10 @@ int race_merge_files(const char *dir, char **files, int nfiles, FILE *out)
             free(rows);
             return refused;
         }
+    }
+    if (cli_make_out_dir("merge", dir)) {
+        free(rows);
+        return 1;
     }
     char path[1024];
     snprintf(path, sizeof path, "%s/race-merged.csv", dir);
@@ -566,11 +643,17 @@ int race_merge_files(const char *dir, char **files, int nfiles, FILE *out)
     }
     fclose(csv);
     fclose(md);
-    write_plot(dir, "race-passes", "Passes of the racy loop", "passes per warp (first warp, mean)",
-               rows, count, keep_racy, y_passes, 0);
-    write_plot(dir, "race-wrong", "Wrong results", "wrong results (% of trials)", rows, count,
-               keep_any, y_wrong, 0);
-    write_plot(dir, "race-cycles", "Time of one block reduction",
+    const char *sims = "sim_*: the simulator";
+    write_plot(dir, "race-passes", "How many times does warp 0 run the racy loop?", sims,
+               "passes of warp 0 (mean)", rows, count, keep_racy, y_passes, 0);
+    int other_wrong = 0;
+    for (int i = 0; i < count; ++i) other_wrong |= !racy_loop(&rows[i]) && rows[i].wrong_rate > 0;
+    write_plot(dir, "race-wrong",
+               other_wrong ? "How often is each variant wrong?" : "How often is the racy loop wrong?",
+               other_wrong ? "sim_*: the simulator; variants never wrong: not drawn"
+                           : "sim_*: the simulator; the other variants were never wrong",
+               "wrong results (% of trials)", rows, count, keep_wrong, y_wrong, 0);
+    write_plot(dir, "race-cycles", "How long does one block reduction take on the GPU?", "",
                "cycles per block reduction (clock64, median)", rows, count, keep_gpu, y_cycles, 1);
     fprintf(out, "merged %d rows from %d file(s) into %s/race-merged.csv, %s/race-matrix.md and "
                  "plots %s/race-*.png\n", count, nfiles, dir, dir, dir);
@@ -604,5 +687,17 @@ int run_merge(int argc, char **argv)
     if (optind >= argc)
         return cli_refuse("merge", "no race result file given (yamr-bench merge --help)");
     if (cli_out_dir("merge", dir)) return CLI_USAGE;
+    /* a file given twice (by any path) would double its rows */
+    for (int i = optind; i < argc; ++i) {
+        struct stat si, sj;
+        if (stat(argv[i], &si) != 0) continue; /* read_rows says why */
+        for (int j = optind; j < i; ++j)
+            if (stat(argv[j], &sj) == 0 && si.st_dev == sj.st_dev && si.st_ino == sj.st_ino)
+                return strcmp(argv[i], argv[j])
+                           ? cli_refuse("merge", "%s and %s are the same file: its rows would "
+                                                 "count twice", argv[j], argv[i])
+                           : cli_refuse("merge", "%s given twice: its rows would count twice",
+                                        argv[i]);
+    }
     return race_merge_files(dir, argv + optind, argc - optind, stdout);
 }
