@@ -46,7 +46,9 @@
 #define YAMR__TOPK_CPU_SLACK 32
 /* A range of at most this many bytes of keys is read twice: first its lane maxima, whose k-th
  * largest is a floor that most elements fail from the start (a short row's running threshold
- * would rise too late), then the filter, from the cache. */
+ * would rise too late), then the filter, from the cache. A longer range takes the lane floor of
+ * its first this many bytes (still a floor: k elements of the range reach it), so that its
+ * running threshold starts high. */
 #define YAMR__TOPK_CPU_SHORT_BYTES 65536
 /* The most lanes of that first pass (the buffer must hold as many entries). */
 #define YAMR__TOPK_CPU_LANES_MAX 1024
@@ -300,16 +302,18 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
         const size_t trigger = keep_trigger(k) < cap ? keep_trigger(k) : cap;                  \
         Key floor = skip_bottom ? 1 : 0;                                                       \
         const int short_range = n * sizeof(Key) <= YAMR__TOPK_CPU_SHORT_BYTES;                 \
-        if (short_range) {                                                                     \
+        {   /* the lane floor of the range, or of its first SHORT_BYTES for a long one */       \
+            const size_t m = short_range ? n : YAMR__TOPK_CPU_SHORT_BYTES / sizeof(Key);       \
+            const size_t stop = begin + m;                                                     \
             uint64_t lanes_floor = 0;                                                          \
-            if (2 * k <= 32 && n >= 4 * 32)                                                    \
-                lanes_floor = lane_floor##W##_32(t, row, begin, end, flip, nan_key, k);        \
-            else if (2 * k <= 64 && n >= 4 * 64)                                               \
-                lanes_floor = lane_floor##W##_64(t, row, begin, end, flip, nan_key, k);   \
-            else if (2 * k <= 256 && n >= 4 * 256)                                             \
-                lanes_floor = lane_floor##W##_256(t, row, begin, end, flip, nan_key, k);  \
-            else if (2 * k <= 1024 && n >= 4 * 1024)                                           \
-                lanes_floor = lane_floor##W##_1024(t, row, begin, end, flip, nan_key, k); \
+            if (2 * k <= 32 && m >= 4 * 32)                                                    \
+                lanes_floor = lane_floor##W##_32(t, row, begin, stop, flip, nan_key, k);       \
+            else if (2 * k <= 64 && m >= 4 * 64)                                               \
+                lanes_floor = lane_floor##W##_64(t, row, begin, stop, flip, nan_key, k);       \
+            else if (2 * k <= 256 && m >= 4 * 256)                                             \
+                lanes_floor = lane_floor##W##_256(t, row, begin, stop, flip, nan_key, k);      \
+            else if (2 * k <= 1024 && m >= 4 * 1024)                                           \
+                lanes_floor = lane_floor##W##_1024(t, row, begin, stop, flip, nan_key, k);     \
             if ((Key)lanes_floor > floor) floor = (Key)lanes_floor;                            \
         }                                                                                      \
         size_t count = 0;                                                                      \
