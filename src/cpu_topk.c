@@ -318,9 +318,12 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
         }                                                                                      \
         size_t count = 0;                                                                      \
         int closed = 0; /* k kept keys at the top key: nothing can enter any more */           \
-        unsigned char marks[YAMR__TOPK_CPU_MARKS];                                             \
+        /* a short range is one block, marked at once against its floor */                   \
+        unsigned char marks[YAMR__TOPK_CPU_SHORT_BYTES / sizeof(Key) + 8];                     \
+        const size_t block = short_range ? n : YAMR__TOPK_CPU_BLOCK;                           \
+        const size_t mark_step = short_range ? n : YAMR__TOPK_CPU_MARKS;                       \
         for (size_t i = begin; i < end && !closed;) {                                          \
-            const size_t len = end - i < YAMR__TOPK_CPU_BLOCK ? end - i : YAMR__TOPK_CPU_BLOCK; \
+            const size_t len = end - i < block ? end - i : block;                              \
             Key m = (Key)~(Key)0; /* a short range's floor passes most blocks: no max */       \
             if (!short_range) {                                                                \
                 m = 0;                                                                         \
@@ -330,11 +333,9 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
                     m = key > m ? key : m;                                                     \
                 }                                                                              \
             }                                                                                  \
-            for (size_t sub = 0; m >= floor && !closed && sub < len;                           \
-                 sub += YAMR__TOPK_CPU_MARKS) {                                                \
+            for (size_t sub = 0; m >= floor && !closed && sub < len; sub += mark_step) {       \
                 const size_t at0 = i + sub;                                                    \
-                const size_t sublen =                                                          \
-                    len - sub < YAMR__TOPK_CPU_MARKS ? len - sub : YAMR__TOPK_CPU_MARKS;       \
+                const size_t sublen = len - sub < mark_step ? len - sub : mark_step;           \
                 const Key threshold = floor;                                                   \
                 _Pragma("omp simd")                                                            \
                 for (size_t j = 0; j < sublen; ++j)                                            \
