@@ -110,7 +110,7 @@ module yamr
     end type yamr_device_info
 
     public :: yamr_create, yamr_create_ex, yamr_destroy
-    public :: yamr_status_string, yamr_last_error, yamr_report
+    public :: yamr_version, yamr_status_string, yamr_last_error, yamr_report
     public :: yamr_set_nan_policy, yamr_get_nan_policy, yamr_set_variant, yamr_set_stream
     public :: yamr_set_cpu_threads, yamr_get_device_info
     public :: yamr_device_alloc, yamr_device_free, yamr_copy_to_device, yamr_copy_to_host
@@ -252,6 +252,11 @@ module yamr
             type(c_ptr), value :: why
             integer(c_size_t), value :: why_len
         end function yamr__c_create_ex
+
+        type(c_ptr) function yamr__c_version(major, minor, patch) bind(C, name="yamr_version")
+            import :: c_int, c_ptr
+            integer(c_int), intent(out) :: major, minor, patch
+        end function yamr__c_version
 
         subroutine yamr__c_destroy(ctx) bind(C, name="yamr_destroy")
             import :: c_ptr
@@ -458,6 +463,17 @@ contains
         call yamr__c_destroy(ctx)
         ctx = c_null_ptr
     end subroutine yamr_destroy
+
+    !> The version of the library loaded at run time, e.g. "0.6.0", and its numbers.
+    function yamr_version(major, minor, patch) result(text)
+        integer(c_int), intent(out), optional :: major, minor, patch
+        character(len=:), allocatable :: text
+        integer(c_int) :: major0, minor0, patch0
+        text = yamr__fortran_string(yamr__c_version(major0, minor0, patch0))
+        if (present(major)) major = major0
+        if (present(minor)) minor = minor0
+        if (present(patch)) patch = patch0
+    end function yamr_version
 
     !> The name and meaning of a status, e.g. "YAMR_SUCCESS: success".
     function yamr_status_string(status) result(text)

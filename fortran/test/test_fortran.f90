@@ -43,6 +43,7 @@ program test_fortran
     write (*, '(a, i0)') 'seed ', seed_value
 
     call check_constants()
+    call check_version()
     call check_strings(ctx)
     call check_bad_arguments(ctx)
     call check_bad_batched_arguments(ctx)
@@ -96,6 +97,31 @@ contains
             call check(mine(i) == theirs(i), trim(msg))
         end do
     end subroutine check_constants
+
+    !> yamr_version: the numbers of the header the test was built with, and the string
+    !> "major.minor.patch" of them.
+    subroutine check_version()
+        interface
+            subroutine c_version(major, minor, patch) bind(C, name="yamr_ftest_c_version")
+                import :: c_int
+                integer(c_int), intent(out) :: major, minor, patch
+            end subroutine c_version
+        end interface
+        integer(c_int) :: major, minor, patch, c_major, c_minor, c_patch
+        character(len=:), allocatable :: text
+        character(len=40) :: want
+        major = -1
+        minor = -1
+        patch = -1
+        text = yamr_version(major, minor, patch)
+        call c_version(c_major, c_minor, c_patch)
+        write (want, '(i0, a, i0, a, i0)') c_major, '.', c_minor, '.', c_patch
+        write (*, '(a, a)') 'yamr_version: ', text
+        call check(text == trim(want), 'yamr_version: "'//text//'", want "'//trim(want)//'"')
+        call check(major == c_major .and. minor == c_minor .and. patch == c_patch, &
+                   'yamr_version: numbers differ from yamr_version.h')
+        call check(yamr_version() == text, 'yamr_version() without arguments differs')
+    end subroutine check_version
 
     subroutine check_strings(ctx)
         type(c_ptr), intent(in) :: ctx
