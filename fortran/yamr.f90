@@ -37,6 +37,13 @@
 !                                           indices count from the segment's start; an empty
 !                                           segment gives index 0 and a NaN value (0 for an
 !                                           integer kind); also yamr_segment_minval/_minloc
+!   yamr_maxk(ctx, x, values [, indices])   the size(values) largest of x(:) in rank order (a
+!   yamr_maxk(ctx, a, values [, indices], dim)  stable sort's: equal values by index), or per
+!                                           column of a (dim = 1) into values(k, size(a, 2));
+!                                           under YAMR_NAN_PROPAGATE NaNs rank first, under
+!                                           YAMR_NAN_IGNORE a column short of k numbers ends in
+!                                           index 0 and NaN (0 for an integer kind);
+!                                           yamr_mink: the smallest
 !   yamr_softmax_stats(ctx, x, x_max, x_sum)  real kinds: x_max = MAXVAL(x) and
 !   yamr_softmax_stats(ctx, a, col_max, col_sum, dim)  x_sum = SUM(EXP(x - x_max)) in one read,
 !                                           so that softmax = EXP(x - x_max) / x_sum and
@@ -49,7 +56,7 @@
 ! always host variables. For a device-resident matrix, yamr_reduce_rows() is the C call itself:
 ! column j of a Fortran a(m, n) is row j - 1 of the C view (rows = n, cols = ld = m), and its
 ! outputs live in the context's memory with indices counting from 0; likewise
-! yamr_reduce_segments() and yamr_softmax_stats_rows().
+! yamr_reduce_segments(), yamr_softmax_stats_rows() and yamr_topk_rows().
 module yamr
     use, intrinsic :: iso_c_binding
     implicit none
@@ -97,6 +104,7 @@ module yamr
     integer(c_int), parameter :: YAMR__CALL_ROWS = 0
     integer(c_int), parameter :: YAMR__CALL_SEGMENTS = 1
     integer(c_int), parameter :: YAMR__CALL_SOFTMAX = 2
+    integer(c_int), parameter :: YAMR__CALL_TOPK = 3
 
     !> What a context found out about its device (yamr_device_info in C).
     type, bind(C), public :: yamr_device_info
@@ -115,9 +123,10 @@ module yamr
     public :: yamr_set_cpu_threads, yamr_get_device_info
     public :: yamr_device_alloc, yamr_device_free, yamr_copy_to_device, yamr_copy_to_host
     public :: yamr_reduce, yamr_reduce_rows, yamr_reduce_segments, yamr_softmax_stats_rows
+    public :: yamr_topk_rows
     public :: yamr_maxval, yamr_minval, yamr_maxloc, yamr_minloc, yamr_minmax
     public :: yamr_segment_maxval, yamr_segment_minval, yamr_segment_maxloc, yamr_segment_minloc
-    public :: yamr_softmax_stats
+    public :: yamr_softmax_stats, yamr_maxk, yamr_mink
 
     ! ---- The C calls that Fortran can use as they are (arguments as in include/yamr.h) ---------
     interface
@@ -234,6 +243,18 @@ module yamr
             integer(c_size_t), value :: rows, cols, ld
             type(c_ptr), value :: row_max, row_sum
         end function yamr_softmax_stats_rows
+
+        !> The C top-k of each row: every pointer in the context's memory; row r's k values and
+        !> indices (from 0) at r * k.
+        integer(c_int) function yamr_topk_rows(ctx, op, dtype, in, rows, cols, ld, k, values, &
+                                               indices) bind(C, name="yamr_topk_rows")
+            import :: c_int, c_ptr, c_size_t
+            type(c_ptr), value :: ctx
+            integer(c_int), value :: op, dtype
+            type(c_ptr), value :: in
+            integer(c_size_t), value :: rows, cols, ld, k
+            type(c_ptr), value :: values, indices
+        end function yamr_topk_rows
     end interface
 
     ! ---- The C calls behind a Fortran wrapper ---------------------------------------------------
@@ -432,6 +453,26 @@ module yamr
         module procedure yamr__softmax_stats_f64_1d
         module procedure yamr__softmax_stats_f64_2d
     end interface yamr_softmax_stats
+    interface yamr_maxk
+        module procedure yamr__maxk_f32_1d, yamr__maxk_loc_f32_1d
+        module procedure yamr__maxk_f32_2d, yamr__maxk_loc_f32_2d
+        module procedure yamr__maxk_f64_1d, yamr__maxk_loc_f64_1d
+        module procedure yamr__maxk_f64_2d, yamr__maxk_loc_f64_2d
+        module procedure yamr__maxk_i32_1d, yamr__maxk_loc_i32_1d
+        module procedure yamr__maxk_i32_2d, yamr__maxk_loc_i32_2d
+        module procedure yamr__maxk_i64_1d, yamr__maxk_loc_i64_1d
+        module procedure yamr__maxk_i64_2d, yamr__maxk_loc_i64_2d
+    end interface yamr_maxk
+    interface yamr_mink
+        module procedure yamr__mink_f32_1d, yamr__mink_loc_f32_1d
+        module procedure yamr__mink_f32_2d, yamr__mink_loc_f32_2d
+        module procedure yamr__mink_f64_1d, yamr__mink_loc_f64_1d
+        module procedure yamr__mink_f64_2d, yamr__mink_loc_f64_2d
+        module procedure yamr__mink_i32_1d, yamr__mink_loc_i32_1d
+        module procedure yamr__mink_i32_2d, yamr__mink_loc_i32_2d
+        module procedure yamr__mink_i64_1d, yamr__mink_loc_i64_1d
+        module procedure yamr__mink_i64_2d, yamr__mink_loc_i64_2d
+    end interface yamr_mink
 
 contains
 
@@ -624,14 +665,15 @@ contains
     !> One batched C call (YAMR__CALL_*) on host arrays, on any context; on a GPU context the
     !> input and the outputs go through device memory. a: n_in elements, `rows` rows of `cols`
     !> in C's row-major view (ld = cols); offsets: rows + 1 int64 for SEGMENTS, else c_null_ptr;
-    !> values: rows elements; sums: rows elements for SOFTMAX, else c_null_ptr; indices(nindices):
-    !> rows entries from 1 (0: no answer), or nindices = 0 for none. Failure writes nothing.
+    !> values: rows * k elements (k = 1 but for TOPK); sums: rows elements for SOFTMAX, else
+    !> c_null_ptr; indices(nindices): rows * k entries from 1 (0: no answer), or nindices = 0 for
+    !> none. Failure writes nothing.
     integer(c_int) function yamr__batched_host(ctx, call, op, dtype, a, n_in, offsets, rows, &
-                                               cols, values, sums, indices, nindices) &
+                                               cols, k, values, sums, indices, nindices) &
         result(status)
         type(c_ptr), intent(in) :: ctx, a, offsets, values, sums
         integer(c_int), intent(in) :: call, op, dtype
-        integer(c_int64_t), intent(in) :: n_in, rows, cols, nindices
+        integer(c_int64_t), intent(in) :: n_in, rows, cols, k, nindices
         integer(c_int64_t), intent(inout) :: indices(nindices)
         integer(c_int64_t), allocatable, target :: indices0(:)
         type(c_ptr) :: a_dev, offsets_dev, values_dev, sums_dev, indices_dev, indices_ptr
@@ -648,12 +690,12 @@ contains
             indices_ptr = c_loc(indices0)
         end if
         if (.not. on_gpu) then
-            status = yamr__batched_call(ctx, call, op, dtype, a, offsets, rows, cols, values, &
-                                        sums, indices_ptr)
+            status = yamr__batched_call(ctx, call, op, dtype, a, offsets, rows, cols, k, &
+                                        values, sums, indices_ptr)
         else
             esize = yamr__c_dtype_size(dtype)
             in_bytes = int(n_in, c_size_t)*esize
-            out_bytes = int(rows, c_size_t)*esize
+            out_bytes = int(rows, c_size_t)*int(k, c_size_t)*esize
             offsets_bytes = (int(rows, c_size_t) + 1)*8_c_size_t
             indices_bytes = int(nindices, c_size_t)*8_c_size_t
             a_dev = c_null_ptr
@@ -669,12 +711,12 @@ contains
                 status = yamr_copy_to_device(ctx, offsets_dev, offsets, offsets_bytes)
             if (status == YAMR_SUCCESS) status = yamr_device_alloc(ctx, out_bytes, values_dev)
             if (status == YAMR_SUCCESS .and. c_associated(sums)) &
-                status = yamr_device_alloc(ctx, out_bytes, sums_dev)
+                status = yamr_device_alloc(ctx, out_bytes, sums_dev) ! k = 1
             if (status == YAMR_SUCCESS .and. nindices > 0) &
                 status = yamr_device_alloc(ctx, indices_bytes, indices_dev)
             if (status == YAMR_SUCCESS) &
                 status = yamr__batched_call(ctx, call, op, dtype, a_dev, offsets_dev, rows, &
-                                            cols, values_dev, sums_dev, indices_dev)
+                                            cols, k, values_dev, sums_dev, indices_dev)
             if (status == YAMR_SUCCESS .and. nindices > 0) &
                 status = yamr_copy_to_host(ctx, indices_ptr, indices_dev, indices_bytes)
             if (status == YAMR_SUCCESS .and. c_associated(sums)) &
@@ -691,11 +733,11 @@ contains
     end function yamr__batched_host
 
     !> The C call behind yamr__batched_host, on pointers in the context's memory.
-    integer(c_int) function yamr__batched_call(ctx, call, op, dtype, a, offsets, rows, cols, &
+    integer(c_int) function yamr__batched_call(ctx, call, op, dtype, a, offsets, rows, cols, k, &
                                                values, sums, indices) result(status)
         type(c_ptr), intent(in) :: ctx, a, offsets, values, sums, indices
         integer(c_int), intent(in) :: call, op, dtype
-        integer(c_int64_t), intent(in) :: rows, cols
+        integer(c_int64_t), intent(in) :: rows, cols, k
         integer(c_size_t) :: c_rows, c_cols
         c_rows = int(rows, c_size_t)
         c_cols = int(cols, c_size_t)
@@ -706,6 +748,9 @@ contains
             status = yamr_reduce_segments(ctx, op, dtype, a, offsets, c_rows, values, indices)
         case (YAMR__CALL_SOFTMAX)
             status = yamr_softmax_stats_rows(ctx, dtype, a, c_rows, c_cols, c_cols, values, sums)
+        case (YAMR__CALL_TOPK)
+            status = yamr_topk_rows(ctx, op, dtype, a, c_rows, c_cols, c_cols, int(k, c_size_t), &
+                                    values, indices)
         case default
             status = YAMR_ERROR_INVALID_VALUE
         end select
@@ -713,7 +758,8 @@ contains
 
     !> One answer per column of the host array a of shape a_shape (dim = 1), on any context: a
     !> batched C call on its row-major view, product(a_shape(2:)) rows of a_shape(1) elements.
-    !> values (and sums, indices where given) must have the shape a_shape(2:): out_shape.
+    !> values (and sums, indices where given) have the shape out_shape: a_shape(2:), or for TOPK
+    !> k answers per column, [k, a_shape(2:)].
     integer(c_int) function yamr__columns(ctx, call, op, dtype, a, a_shape, dim, values, &
                                           out_shape, sums, indices, nindices, indices_fit) &
         result(status)
@@ -723,7 +769,8 @@ contains
         integer, intent(in) :: dim
         integer(c_int64_t), intent(inout) :: indices(nindices)
         logical, intent(in) :: indices_fit
-        integer(c_int64_t) :: m, ncols
+        integer(c_int64_t) :: m, ncols, k
+        integer :: lead
         if (.not. c_associated(ctx)) then
             status = YAMR_ERROR_INVALID_VALUE
             return
@@ -738,15 +785,18 @@ contains
             status = YAMR_ERROR_INVALID_VALUE
             return
         end if
-        if (size(out_shape) /= size(a_shape) - 1) then
+        lead = merge(1, 0, call == YAMR__CALL_TOPK)
+        if (size(out_shape) /= size(a_shape) - 1 + lead) then
             status = YAMR_ERROR_INVALID_VALUE
             return
         end if
-        if (any(out_shape /= a_shape(2:))) then
+        k = 1
+        if (lead == 1) k = out_shape(1)
+        if (k < 1 .or. any(out_shape(lead + 1:) /= a_shape(2:))) then
             status = YAMR_ERROR_INVALID_VALUE
             return
         end if
-        status = yamr__batched_host(ctx, call, op, dtype, a, m*ncols, c_null_ptr, ncols, m, &
+        status = yamr__batched_host(ctx, call, op, dtype, a, m*ncols, c_null_ptr, ncols, m, k, &
                                     values, sums, indices, nindices)
     end function yamr__columns
 
@@ -779,7 +829,8 @@ contains
         allocate (offsets(size(starts)))
         offsets = starts - 1
         status = yamr__batched_host(ctx, YAMR__CALL_SEGMENTS, op, dtype, x, n, c_loc(offsets), &
-                                    nvalues, 0_c_int64_t, values, c_null_ptr, indices, nindices)
+                                    nvalues, 0_c_int64_t, 1_c_int64_t, values, c_null_ptr, &
+                                    indices, nindices)
     end function yamr__segments
 
     ! ---- yamr_maxval -----------------------------------------------------------------------------
@@ -2024,5 +2075,401 @@ contains
                                shape(col_max, kind=c_int64_t), c_loc(col_sum), no_indices, &
                                0_c_int64_t, all(shape(col_sum) == shape(col_max)))
     end function yamr__softmax_stats_f64_2d
+
+
+    ! ---- yamr_maxk: k = size(values) (size(values, 1) per column) ------------------------------
+    integer(c_int) function yamr__maxk_f32_1d(ctx, x, values) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_float), intent(in), contiguous, target :: x(:)
+        real(c_float), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MAX, YAMR_DTYPE_F32, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               no_indices, 0_c_int64_t, .true.)
+    end function yamr__maxk_f32_1d
+
+    integer(c_int) function yamr__maxk_loc_f32_1d(ctx, x, values, indices) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_float), intent(in), contiguous, target :: x(:)
+        real(c_float), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               indices, size(indices, kind=c_int64_t), &
+                               size(indices) == size(values))
+    end function yamr__maxk_loc_f32_1d
+
+    integer(c_int) function yamr__maxk_f32_2d(ctx, a, values, dim) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_float), intent(in), contiguous, target :: a(:, :)
+        real(c_float), intent(inout), contiguous, target :: values(:, :)
+        integer, intent(in) :: dim
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MAX, YAMR_DTYPE_F32, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, no_indices, &
+                               0_c_int64_t, .true.)
+    end function yamr__maxk_f32_2d
+
+    integer(c_int) function yamr__maxk_loc_f32_2d(ctx, a, values, indices, dim) &
+        result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_float), intent(in), contiguous, target :: a(:, :)
+        real(c_float), intent(inout), contiguous, target :: values(:, :)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:, :)
+        integer, intent(in) :: dim
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, indices, &
+                               size(indices, kind=c_int64_t), &
+                               all(shape(indices) == shape(values)))
+    end function yamr__maxk_loc_f32_2d
+
+    integer(c_int) function yamr__maxk_f64_1d(ctx, x, values) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_double), intent(in), contiguous, target :: x(:)
+        real(c_double), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MAX, YAMR_DTYPE_F64, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               no_indices, 0_c_int64_t, .true.)
+    end function yamr__maxk_f64_1d
+
+    integer(c_int) function yamr__maxk_loc_f64_1d(ctx, x, values, indices) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_double), intent(in), contiguous, target :: x(:)
+        real(c_double), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMAX, YAMR_DTYPE_F64, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               indices, size(indices, kind=c_int64_t), &
+                               size(indices) == size(values))
+    end function yamr__maxk_loc_f64_1d
+
+    integer(c_int) function yamr__maxk_f64_2d(ctx, a, values, dim) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_double), intent(in), contiguous, target :: a(:, :)
+        real(c_double), intent(inout), contiguous, target :: values(:, :)
+        integer, intent(in) :: dim
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MAX, YAMR_DTYPE_F64, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, no_indices, &
+                               0_c_int64_t, .true.)
+    end function yamr__maxk_f64_2d
+
+    integer(c_int) function yamr__maxk_loc_f64_2d(ctx, a, values, indices, dim) &
+        result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_double), intent(in), contiguous, target :: a(:, :)
+        real(c_double), intent(inout), contiguous, target :: values(:, :)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:, :)
+        integer, intent(in) :: dim
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMAX, YAMR_DTYPE_F64, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, indices, &
+                               size(indices, kind=c_int64_t), &
+                               all(shape(indices) == shape(values)))
+    end function yamr__maxk_loc_f64_2d
+
+    integer(c_int) function yamr__maxk_i32_1d(ctx, x, values) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int32_t), intent(in), contiguous, target :: x(:)
+        integer(c_int32_t), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MAX, YAMR_DTYPE_I32, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               no_indices, 0_c_int64_t, .true.)
+    end function yamr__maxk_i32_1d
+
+    integer(c_int) function yamr__maxk_loc_i32_1d(ctx, x, values, indices) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int32_t), intent(in), contiguous, target :: x(:)
+        integer(c_int32_t), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMAX, YAMR_DTYPE_I32, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               indices, size(indices, kind=c_int64_t), &
+                               size(indices) == size(values))
+    end function yamr__maxk_loc_i32_1d
+
+    integer(c_int) function yamr__maxk_i32_2d(ctx, a, values, dim) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int32_t), intent(in), contiguous, target :: a(:, :)
+        integer(c_int32_t), intent(inout), contiguous, target :: values(:, :)
+        integer, intent(in) :: dim
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MAX, YAMR_DTYPE_I32, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, no_indices, &
+                               0_c_int64_t, .true.)
+    end function yamr__maxk_i32_2d
+
+    integer(c_int) function yamr__maxk_loc_i32_2d(ctx, a, values, indices, dim) &
+        result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int32_t), intent(in), contiguous, target :: a(:, :)
+        integer(c_int32_t), intent(inout), contiguous, target :: values(:, :)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:, :)
+        integer, intent(in) :: dim
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMAX, YAMR_DTYPE_I32, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, indices, &
+                               size(indices, kind=c_int64_t), &
+                               all(shape(indices) == shape(values)))
+    end function yamr__maxk_loc_i32_2d
+
+    integer(c_int) function yamr__maxk_i64_1d(ctx, x, values) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int64_t), intent(in), contiguous, target :: x(:)
+        integer(c_int64_t), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MAX, YAMR_DTYPE_I64, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               no_indices, 0_c_int64_t, .true.)
+    end function yamr__maxk_i64_1d
+
+    integer(c_int) function yamr__maxk_loc_i64_1d(ctx, x, values, indices) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int64_t), intent(in), contiguous, target :: x(:)
+        integer(c_int64_t), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMAX, YAMR_DTYPE_I64, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               indices, size(indices, kind=c_int64_t), &
+                               size(indices) == size(values))
+    end function yamr__maxk_loc_i64_1d
+
+    integer(c_int) function yamr__maxk_i64_2d(ctx, a, values, dim) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int64_t), intent(in), contiguous, target :: a(:, :)
+        integer(c_int64_t), intent(inout), contiguous, target :: values(:, :)
+        integer, intent(in) :: dim
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MAX, YAMR_DTYPE_I64, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, no_indices, &
+                               0_c_int64_t, .true.)
+    end function yamr__maxk_i64_2d
+
+    integer(c_int) function yamr__maxk_loc_i64_2d(ctx, a, values, indices, dim) &
+        result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int64_t), intent(in), contiguous, target :: a(:, :)
+        integer(c_int64_t), intent(inout), contiguous, target :: values(:, :)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:, :)
+        integer, intent(in) :: dim
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMAX, YAMR_DTYPE_I64, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, indices, &
+                               size(indices, kind=c_int64_t), &
+                               all(shape(indices) == shape(values)))
+    end function yamr__maxk_loc_i64_2d
+
+
+    ! ---- yamr_mink: k = size(values) (size(values, 1) per column) ------------------------------
+    integer(c_int) function yamr__mink_f32_1d(ctx, x, values) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_float), intent(in), contiguous, target :: x(:)
+        real(c_float), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MIN, YAMR_DTYPE_F32, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               no_indices, 0_c_int64_t, .true.)
+    end function yamr__mink_f32_1d
+
+    integer(c_int) function yamr__mink_loc_f32_1d(ctx, x, values, indices) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_float), intent(in), contiguous, target :: x(:)
+        real(c_float), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMIN, YAMR_DTYPE_F32, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               indices, size(indices, kind=c_int64_t), &
+                               size(indices) == size(values))
+    end function yamr__mink_loc_f32_1d
+
+    integer(c_int) function yamr__mink_f32_2d(ctx, a, values, dim) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_float), intent(in), contiguous, target :: a(:, :)
+        real(c_float), intent(inout), contiguous, target :: values(:, :)
+        integer, intent(in) :: dim
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MIN, YAMR_DTYPE_F32, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, no_indices, &
+                               0_c_int64_t, .true.)
+    end function yamr__mink_f32_2d
+
+    integer(c_int) function yamr__mink_loc_f32_2d(ctx, a, values, indices, dim) &
+        result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_float), intent(in), contiguous, target :: a(:, :)
+        real(c_float), intent(inout), contiguous, target :: values(:, :)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:, :)
+        integer, intent(in) :: dim
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMIN, YAMR_DTYPE_F32, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, indices, &
+                               size(indices, kind=c_int64_t), &
+                               all(shape(indices) == shape(values)))
+    end function yamr__mink_loc_f32_2d
+
+    integer(c_int) function yamr__mink_f64_1d(ctx, x, values) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_double), intent(in), contiguous, target :: x(:)
+        real(c_double), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MIN, YAMR_DTYPE_F64, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               no_indices, 0_c_int64_t, .true.)
+    end function yamr__mink_f64_1d
+
+    integer(c_int) function yamr__mink_loc_f64_1d(ctx, x, values, indices) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_double), intent(in), contiguous, target :: x(:)
+        real(c_double), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMIN, YAMR_DTYPE_F64, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               indices, size(indices, kind=c_int64_t), &
+                               size(indices) == size(values))
+    end function yamr__mink_loc_f64_1d
+
+    integer(c_int) function yamr__mink_f64_2d(ctx, a, values, dim) result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_double), intent(in), contiguous, target :: a(:, :)
+        real(c_double), intent(inout), contiguous, target :: values(:, :)
+        integer, intent(in) :: dim
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MIN, YAMR_DTYPE_F64, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, no_indices, &
+                               0_c_int64_t, .true.)
+    end function yamr__mink_f64_2d
+
+    integer(c_int) function yamr__mink_loc_f64_2d(ctx, a, values, indices, dim) &
+        result(status)
+        type(c_ptr), intent(in) :: ctx
+        real(c_double), intent(in), contiguous, target :: a(:, :)
+        real(c_double), intent(inout), contiguous, target :: values(:, :)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:, :)
+        integer, intent(in) :: dim
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMIN, YAMR_DTYPE_F64, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, indices, &
+                               size(indices, kind=c_int64_t), &
+                               all(shape(indices) == shape(values)))
+    end function yamr__mink_loc_f64_2d
+
+    integer(c_int) function yamr__mink_i32_1d(ctx, x, values) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int32_t), intent(in), contiguous, target :: x(:)
+        integer(c_int32_t), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MIN, YAMR_DTYPE_I32, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               no_indices, 0_c_int64_t, .true.)
+    end function yamr__mink_i32_1d
+
+    integer(c_int) function yamr__mink_loc_i32_1d(ctx, x, values, indices) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int32_t), intent(in), contiguous, target :: x(:)
+        integer(c_int32_t), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMIN, YAMR_DTYPE_I32, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               indices, size(indices, kind=c_int64_t), &
+                               size(indices) == size(values))
+    end function yamr__mink_loc_i32_1d
+
+    integer(c_int) function yamr__mink_i32_2d(ctx, a, values, dim) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int32_t), intent(in), contiguous, target :: a(:, :)
+        integer(c_int32_t), intent(inout), contiguous, target :: values(:, :)
+        integer, intent(in) :: dim
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MIN, YAMR_DTYPE_I32, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, no_indices, &
+                               0_c_int64_t, .true.)
+    end function yamr__mink_i32_2d
+
+    integer(c_int) function yamr__mink_loc_i32_2d(ctx, a, values, indices, dim) &
+        result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int32_t), intent(in), contiguous, target :: a(:, :)
+        integer(c_int32_t), intent(inout), contiguous, target :: values(:, :)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:, :)
+        integer, intent(in) :: dim
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMIN, YAMR_DTYPE_I32, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, indices, &
+                               size(indices, kind=c_int64_t), &
+                               all(shape(indices) == shape(values)))
+    end function yamr__mink_loc_i32_2d
+
+    integer(c_int) function yamr__mink_i64_1d(ctx, x, values) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int64_t), intent(in), contiguous, target :: x(:)
+        integer(c_int64_t), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MIN, YAMR_DTYPE_I64, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               no_indices, 0_c_int64_t, .true.)
+    end function yamr__mink_i64_1d
+
+    integer(c_int) function yamr__mink_loc_i64_1d(ctx, x, values, indices) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int64_t), intent(in), contiguous, target :: x(:)
+        integer(c_int64_t), intent(inout), contiguous, target :: values(:)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMIN, YAMR_DTYPE_I64, c_loc(x), &
+                               [size(x, kind=c_int64_t), 1_c_int64_t], 1, c_loc(values), &
+                               [size(values, kind=c_int64_t), 1_c_int64_t], c_null_ptr, &
+                               indices, size(indices, kind=c_int64_t), &
+                               size(indices) == size(values))
+    end function yamr__mink_loc_i64_1d
+
+    integer(c_int) function yamr__mink_i64_2d(ctx, a, values, dim) result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int64_t), intent(in), contiguous, target :: a(:, :)
+        integer(c_int64_t), intent(inout), contiguous, target :: values(:, :)
+        integer, intent(in) :: dim
+        integer(c_int64_t) :: no_indices(0)
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_MIN, YAMR_DTYPE_I64, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, no_indices, &
+                               0_c_int64_t, .true.)
+    end function yamr__mink_i64_2d
+
+    integer(c_int) function yamr__mink_loc_i64_2d(ctx, a, values, indices, dim) &
+        result(status)
+        type(c_ptr), intent(in) :: ctx
+        integer(c_int64_t), intent(in), contiguous, target :: a(:, :)
+        integer(c_int64_t), intent(inout), contiguous, target :: values(:, :)
+        integer(c_int64_t), intent(inout), contiguous :: indices(:, :)
+        integer, intent(in) :: dim
+        status = yamr__columns(ctx, YAMR__CALL_TOPK, YAMR_OP_ARGMIN, YAMR_DTYPE_I64, c_loc(a), &
+                               shape(a, kind=c_int64_t), dim, c_loc(values), &
+                               shape(values, kind=c_int64_t), c_null_ptr, indices, &
+                               size(indices, kind=c_int64_t), &
+                               all(shape(indices) == shape(values)))
+    end function yamr__mink_loc_i64_2d
 
 end module yamr

@@ -3,9 +3,9 @@
 !
 ! Data: ties, -0.0 and +0.0, +-inf, NaNs of several payloads under both NaN policies, the
 ! integer kinds' extremes; rank 1 (odd sizes and powers of two +-1) and rank 2 (dim = 1); the
-! array forms and the device-pointer forms; minmax, segments (random lengths, empty ones) and
-! softmax statistics; yamr_create_ex, yamr_set_cpu_threads, yamr_get_nan_policy; bad arguments
-! leave the outputs untouched.
+! array forms and the device-pointer forms; minmax, segments (random lengths, empty ones),
+! softmax statistics and top-k (yamr_maxk, yamr_mink); yamr_create_ex, yamr_set_cpu_threads,
+! yamr_get_nan_policy; bad arguments leave the outputs untouched.
 program test_fortran
     use, intrinsic :: iso_c_binding
     use yamr
@@ -222,7 +222,8 @@ contains
     subroutine check_bad_batched_arguments(ctx)
         type(c_ptr), intent(in) :: ctx
         real(c_float), target :: x(5), empty(0), a(3, 4)
-        real(c_float) :: sums(4), sums3(3)
+        real(c_float) :: sums(4), sums3(3), topk_values(2, 4), topk_big(4, 4)
+        integer(c_int64_t) :: topk_indices(2, 4)
         integer(c_int64_t) :: starts(5), starts4(4)
         integer(c_int32_t) :: starts32(5)
         x = [1.0, 5.0, -2.0, 5.0, 0.0]
@@ -230,6 +231,9 @@ contains
         starts = [1, 2, 2, 4, 6]
         starts4 = [1, 2, 4, 6]
         starts32 = int(starts, c_int32_t)
+        topk_values = -9.0
+        topk_big = -9.0
+        topk_indices = -9
 
         call reset()
         call check_status(yamr_minmax(c_null_ptr, x, bad_values(1), bad_values(2), bad_indices(1), &
@@ -289,6 +293,28 @@ contains
                           YAMR_ERROR_INVALID_VALUE, 'softmax_stats of a zero-sized array')
         call untouched('softmax_stats')
         call check(all(sums == -9.0) .and. all(sums3 == -9.0), 'softmax_stats: a sum written')
+
+        call check_status(yamr_maxk(c_null_ptr, x, bad_values(1:2), bad_indices(1:2)), &
+                          YAMR_ERROR_INVALID_VALUE, 'maxk null ctx')
+        call check_status(yamr_maxk(ctx, x(1:3), bad_values), YAMR_ERROR_INVALID_VALUE, &
+                          'maxk k > size(x)')
+        call check_status(yamr_mink(ctx, x, bad_values(1:0)), YAMR_ERROR_INVALID_VALUE, &
+                          'mink k = 0')
+        call check_status(yamr_mink(ctx, x, bad_values, bad_indices5), &
+                          YAMR_ERROR_INVALID_VALUE, 'mink indices too long')
+        call check_status(yamr_maxk(ctx, empty, bad_values(1:1)), YAMR_ERROR_INVALID_VALUE, &
+                          'maxk of a zero-sized array')
+        call check_status(yamr_maxk(ctx, a, topk_values, topk_indices, 2), &
+                          YAMR_ERROR_UNSUPPORTED, 'maxk dim = 2')
+        call check_status(yamr_mink(ctx, a, topk_values(:, 1:3), 1), YAMR_ERROR_INVALID_VALUE, &
+                          'mink values of 3 columns for 4')
+        call check_status(yamr_mink(ctx, a, topk_values, topk_indices(1:1, :), 1), &
+                          YAMR_ERROR_INVALID_VALUE, 'mink indices of another shape')
+        call check_status(yamr_maxk(ctx, a, topk_big, 1), YAMR_ERROR_INVALID_VALUE, &
+                          'maxk k > size(a, 1)')
+        call untouched('top-k')
+        call check(all(topk_values == -9.0) .and. all(topk_indices == -9) .and. &
+                   all(topk_big == -9.0), 'top-k per column: an output written')
     end subroutine check_bad_batched_arguments
 
     !> yamr_create_ex, yamr_set_cpu_threads and yamr_get_nan_policy.
