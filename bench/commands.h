@@ -76,6 +76,10 @@ int run_sweep(int argc, char **argv);
 
 int run_rows(int argc, char **argv);
 
+/* ---- topk (bench/topk.c) ---- */
+
+int run_topk(int argc, char **argv);
+
 /* ---- latency (bench/latency.c) ---- */
 
 int run_latency(int argc, char **argv);

@@ -27,6 +27,7 @@ static const subcommand subcommands[] = {
     {"report", run_report, "the main job: race lab and sweep, a summary, tables and plots"},
     {"sweep", run_sweep, "max, argmax, min+max over sizes and dtypes, against CUB and a read"},
     {"rows", run_rows, "the batched reductions (rows, segments, softmax statistics)"},
+    {"topk", run_topk, "top-k of rows against the rows argmax, numpy or torch.topk"},
     {"latency", run_latency, "a synchronous call's host wall clock, against the floor and CUB"},
     {"mpi", run_mpi, "under mpiexec: reductions across ranks against MPI_MAXLOC (MPI builds)"},
     {"race", run_race, "the racy loop and the other single-block reductions, and the simulator"},

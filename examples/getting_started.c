@@ -5,6 +5,7 @@
  *
  * Exit status: 0 when every answer is the expected one, 1 otherwise.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -127,6 +128,53 @@ int main(void)
     wrong += expect(host_max[0] == 5 && host_at[0] == 1 && host_max[1] == -1 && host_at[1] == 0 &&
                         host_max[2] == 0 && host_at[2] == 0,
                     "row argmax: 5@1, -1@0, 0@0");
+
+    /* ---- 5b. Top-k: sampling the next token from the k best logits ---- */
+    // [topk]
+    enum { VOCAB = 8, K = 3 };
+    static const float logits[2][VOCAB] = {{0.1f, 2.0f, -1.0f, 3.5f, 2.0f, 0.0f, -2.0f, 1.0f},
+                                           {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f}};
+    float *dev_logits = NULL, *top = NULL, *top_max = NULL, *top_sum = NULL;
+    int64_t *top_at = NULL;
+    CHECK(yamr_device_alloc(ctx, sizeof logits, (void **)&dev_logits));
+    CHECK(yamr_device_alloc(ctx, 2 * K * sizeof *top, (void **)&top));
+    CHECK(yamr_device_alloc(ctx, 2 * K * sizeof *top_at, (void **)&top_at));
+    CHECK(yamr_device_alloc(ctx, 2 * sizeof *top_max, (void **)&top_max));
+    CHECK(yamr_device_alloc(ctx, 2 * sizeof *top_sum, (void **)&top_sum));
+    CHECK(yamr_copy_to_device(ctx, dev_logits, logits, sizeof logits));
+    /* the K largest logits of each row, largest first, ties by the smaller token id */
+    CHECK(yamr_topk_rows(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, dev_logits, 2, VOCAB, VOCAB, K,
+                         top, top_at));
+    /* softmax over the K kept logits: the top values are a 2 x K matrix of their own */
+    CHECK(yamr_softmax_stats_rows(ctx, YAMR_DTYPE_F32, top, 2, K, K, top_max, top_sum));
+    float host_top[2][K], host_top_max[2], host_top_sum[2];
+    int64_t host_top_at[2][K];
+    CHECK(yamr_copy_to_host(ctx, host_top, top, sizeof host_top));
+    CHECK(yamr_copy_to_host(ctx, host_top_at, top_at, sizeof host_top_at));
+    CHECK(yamr_copy_to_host(ctx, host_top_max, top_max, sizeof host_top_max));
+    CHECK(yamr_copy_to_host(ctx, host_top_sum, top_sum, sizeof host_top_sum));
+    const double u = 0.7; /* a uniform draw in [0, 1), from your sampler */
+    int64_t token = host_top_at[0][K - 1];
+    double cumulative = 0.0;
+    for (int j = 0; j < K; ++j) { /* p_j = exp(v_j - max) / sum */
+        cumulative += exp(host_top[0][j] - host_top_max[0]) / host_top_sum[0];
+        if (u < cumulative) {
+            token = host_top_at[0][j];
+            break;
+        }
+    }
+    printf("row 0: tokens %lld %lld %lld, sampled %lld\n", (long long)host_top_at[0][0],
+           (long long)host_top_at[0][1], (long long)host_top_at[0][2], (long long)token);
+    yamr_device_free(ctx, top_sum);
+    yamr_device_free(ctx, top_max);
+    yamr_device_free(ctx, top_at);
+    yamr_device_free(ctx, top);
+    yamr_device_free(ctx, dev_logits);
+    // [end]
+    wrong += expect(host_top_at[0][0] == 3 && host_top_at[0][1] == 1 && host_top_at[0][2] == 4 &&
+                        host_top_at[1][0] == 0 && host_top_at[1][1] == 1 &&
+                        host_top_at[1][2] == 2 && token == 1,
+                    "top-3: 3, 1, 4 (tie by token id) and 0, 1, 2; sampled 1");
 
     /* ---- 6. Errors: a status from every call, nothing written on failure ---- */
     // [errors]

@@ -28,6 +28,10 @@ struct yamr__gpu {
      * indices) that fit on one multiprocessor of this device, asked at yamr_create(); 0 for an
      * instance the library does not hold. */
     int grid_blocks_per_unit[YAMR_DTYPE_COUNT][YAMR_VARIANT_COUNT][2][2];
+    /* top-k's partial lists and round bounds (topk.hip): grown by the first call that needs
+     * more, kept for the context's lifetime */
+    void *topk_workspace;
+    size_t topk_workspace_bytes;
 };
 
 /* Records the runtime's message and returns the status for a failed runtime call. */

@@ -93,6 +93,7 @@ extern "C" void yamr__gpu_close(yamr__gpu *gpu)
     (void)hipHostFree(gpu->h_result);
     (void)hipFree(gpu->split_workspace.partials);
     (void)hipFree(gpu->split_workspace.rows_done);
+    (void)hipFree(gpu->topk_workspace);
     free(gpu);
 }
 

@@ -389,9 +389,10 @@ typedef enum {
     YAMR_CALL_MINMAX,        /**< yamr_minmax(); rows = 1, cols = n */
     YAMR_CALL_ROWS,          /**< yamr_reduce_rows() */
     YAMR_CALL_SEGMENTS,      /**< yamr_reduce_segments(); rows = segments, cols unused */
-    YAMR_CALL_SOFTMAX_STATS  /**< yamr_softmax_stats_rows() */
+    YAMR_CALL_SOFTMAX_STATS, /**< yamr_softmax_stats_rows() */
+    YAMR_CALL_TOPK           /**< yamr_topk_rows(); the plan's k says how many per row */
 } yamr_call;
-#define YAMR_CALL_COUNT 5
+#define YAMR_CALL_COUNT 6
 
 /** The kernels a plan can name. */
 typedef enum {
@@ -416,6 +417,7 @@ typedef struct {
     yamr_op op;           /**< MAX for YAMR_CALL_SOFTMAX_STATS, ARGMAX for YAMR_CALL_MINMAX */
     yamr_dtype dtype;
     size_t rows, cols;    /**< as asked (see yamr_call) */
+    size_t k;             /**< YAMR_CALL_TOPK: entries per row; 0 for every other call */
     yamr_variant variant; /**< the block algorithm (GPU; batched calls: warp_shuffle); AUTO on
                                the CPU */
     yamr_kernel kernel;
@@ -437,10 +439,18 @@ YAMR_API const char *yamr_kernel_name(yamr_kernel kernel);
  * ctx now (its variant and NaN policy included), assuming 16-byte aligned input, without running
  * anything. YAMR_ERROR_INVALID_VALUE for a NULL ctx or plan, an enum out of range, or sizes the
  * call itself would refuse; YAMR_ERROR_UNSUPPORTED where the call would be unsupported (e.g.
- * a variant the device cannot run). *plan is written only on success.
+ * a variant the device cannot run). *plan is written only on success. A top-k plan needs its k:
+ * yamr_plan_for() refuses YAMR_CALL_TOPK with YAMR_ERROR_INVALID_VALUE; use yamr_plan_for_topk().
  */
 YAMR_API yamr_status yamr_plan_for(const yamr_context *ctx, yamr_call call, yamr_op op,
                                    yamr_dtype dtype, size_t rows, size_t cols, yamr_plan *plan);
+/**
+ * The plan yamr_topk_rows() with these arguments would get on ctx now, as yamr_plan_for() does
+ * for the other calls (call YAMR_CALL_TOPK, plan->k = k). YAMR_ERROR_INVALID_VALUE for what
+ * yamr_topk_rows() refuses (k == 0, k > cols, sizes that overflow).
+ */
+YAMR_API yamr_status yamr_plan_for_topk(const yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                                        size_t rows, size_t cols, size_t k, yamr_plan *plan);
 /** The plan of the last successful call on ctx; YAMR_ERROR_INVALID_VALUE before any call. */
 YAMR_API yamr_status yamr_last_plan(const yamr_context *ctx, yamr_plan *plan);
 /**
@@ -523,6 +533,36 @@ YAMR_API yamr_status yamr_softmax_stats_rows(yamr_context *ctx, yamr_dtype dtype
 YAMR_API yamr_status yamr_softmax_stats_rows_async(yamr_context *ctx, yamr_dtype dtype,
                                                    const void *in, size_t rows, size_t cols,
                                                    size_t ld, void *row_max, void *row_sum);
+
+/**
+ * Top-k of each row: the k best elements of every row with their indices, exact and in rank
+ * order. `in`, `rows`, `cols`, `ld`, memory, alignment and stream rules as for
+ * yamr_reduce_rows(). `values`: rows x k elements of `dtype`, row r's at `values + r * k`;
+ * `indices`: rows x k int64_t, likewise (NULL allowed for MAX/MIN, required for ARGMAX/ARGMIN);
+ * both in the context's memory. Every dtype; 1 <= k <= cols.
+ * Order: YAMR_OP_MAX and ARGMAX give the k largest, YAMR_OP_MIN and ARGMIN the k smallest.
+ * Entry j of a row is position j of a stable sort of the row (largest first for MAX, smallest
+ * first for MIN): equal values by smaller index first; -0.0 equals +0.0, and each entry reports
+ * its own element's bits (so the two zeros keep their signs, in index order).
+ * NaN: under YAMR_NAN_PROPAGATE a NaN ranks before every number, for MAX and MIN alike, NaNs
+ * among themselves by index, so entry 0 is always what yamr_reduce_rows() gives for the row.
+ * Under YAMR_NAN_IGNORE NaNs are skipped; a row with fewer than k other elements fills its last
+ * entries with index -1 and the canonical quiet NaN of its dtype (as an empty segment of
+ * yamr_reduce_segments() does; 0 for an integer dtype).
+ * YAMR_ERROR_INVALID_VALUE: every case yamr_reduce_rows() refuses, k == 0, k > cols, and a
+ * rows x k output whose size overflows. Failure writes nothing.
+ * Cost: on the CPU about one read of the input (a threshold filter that most elements fail at
+ * one compare, rows over threads, a few long rows split over threads and merged); a GPU call
+ * gives one row several blocks when the rows are too few to fill the device.
+ * yamr_plan_for_topk(), yamr_last_plan() and yamr_report() describe a top-k call's plan.
+ */
+YAMR_API yamr_status yamr_topk_rows(yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                                    const void *in, size_t rows, size_t cols, size_t ld,
+                                    size_t k, void *values, int64_t *indices);
+/** yamr_topk_rows() in stream order on the context's stream; returns at once. */
+YAMR_API yamr_status yamr_topk_rows_async(yamr_context *ctx, yamr_op op, yamr_dtype dtype,
+                                          const void *in, size_t rows, size_t cols, size_t ld,
+                                          size_t k, void *values, int64_t *indices);
 
 #ifdef __cplusplus
 }

@@ -86,6 +86,23 @@ YAMR_API yamr_status yamr_mpi_softmax_stats_rows(yamr_context *ctx, MPI_Comm com
                                                  size_t cols_local, size_t ld, void *row_max,
                                                  void *row_sum);
 
+/*
+ * Top-k of column-split rows (the split of yamr_mpi_reduce_rows()): values and indices as
+ * yamr_topk_rows() would give for the whole rows (rows x k each, in the context's memory; indices
+ * may be NULL for MAX/MIN), indices global column indices. A rank may hold fewer than k columns,
+ * or none; k must not exceed the total of cols_local (YAMR_ERROR_INVALID_VALUE on every rank).
+ * Errors as for the other calls (k is agreed on too); rows x k above 2^31 - 1, on one rank or
+ * all together, gives YAMR_ERROR_UNSUPPORTED (MPI counts are ints).
+ * Cost: the local yamr_topk_rows() into the context's scratch memory, then, besides the
+ * status exchange, an MPI_Allgather of cols_local, an MPI_Allreduce that agrees on the host
+ * allocations, and an MPI_Allgatherv of every rank's lists (16 bytes an entry, rows x
+ * min(k, cols_local) entries a rank), which every rank merges.
+ */
+YAMR_API yamr_status yamr_mpi_topk_rows(yamr_context *ctx, MPI_Comm comm, yamr_op op,
+                                        yamr_dtype dtype, const void *in, size_t rows,
+                                        size_t cols_local, size_t ld, size_t k, void *values,
+                                        int64_t *indices);
+
 #ifdef __cplusplus
 }
 #endif

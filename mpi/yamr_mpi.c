@@ -318,7 +318,7 @@ static uint64_t call_word(int call, int op, int dtype, int nan_policy, uint64_t 
            (rows & 0xffffffffu);
 }
 
-enum { CALL_REDUCE = 1, CALL_MINMAX, CALL_ROWS, CALL_SOFTMAX };
+enum { CALL_REDUCE = 1, CALL_MINMAX, CALL_ROWS, CALL_SOFTMAX, CALL_TOPK };
 
 /* This rank's status, its word and its local size (counted only when the rank succeeded). */
 static yamr__mpi_cell agree_cell(uint64_t word, yamr_status status, uint64_t size)
@@ -656,4 +656,219 @@ yamr_status yamr_mpi_softmax_stats_rows(yamr_context *ctx, MPI_Comm comm, yamr_d
 {
     const rows_call c = {1, YAMR_OP_MAX, dtype, in, rows, cols_local, ld, row_max, row_sum};
     return rows_common(ctx, comm, &c);
+}
+
+/* ---- yamr_mpi_topk_rows ----
+ *
+ * Each rank's top min(k, cols_local) of every row, by the local yamr_topk_rows() into the
+ * context's scratch memory and then to the host, holds every element of its columns that can be
+ * in the global top k: the global order (key, then global index) restricted to one rank's
+ * columns is the local order. The lists travel whole, so that every rank merges them itself:
+ * 1. one exchange of two AGREE cells (the call word, then k; the total of cols_local) with every
+ *    local failure in it, as the other calls make;
+ * 2. MPI_Allgather of cols_local (the column offsets, and so each rank's list length);
+ * 3. the host buffers for all lists and the merged rows, their allocation agreed on by an
+ *    MPI_Allreduce of a flag (a rank that could not allocate says so; none waits);
+ * 4. MPI_Allgatherv of the lists: rows x min(k, cols_local) (local index, value bits) per rank;
+ * 5. per row a merge of the ranks' sorted lists (yamr_keys.h's keys, the smaller global index
+ *    on ties), the rest filled as yamr_topk_rows() fills it, written to the outputs.
+ */
+
+/* The call word's kind for top-k; other calls use 1 to 4. */
+
+typedef struct {
+    int64_t index; /* within the rank's columns; -1: a fill entry (NaNs only, ignored) */
+    uint64_t bits;
+} topk_entry;
+
+/* What yamr_topk_rows() writes past a row's last element under YAMR_NAN_IGNORE (yamr.h). */
+static uint64_t topk_empty_bits(yamr_dtype t)
+{
+    switch (t) {
+    case YAMR_DTYPE_F32: return 0x7fc00000u;
+    case YAMR_DTYPE_F64: return 0x7ff8000000000000ull;
+    case YAMR_DTYPE_F16: return 0x7e00u;
+    case YAMR_DTYPE_BF16: return 0x7fc0u;
+    default: return 0;
+    }
+}
+
+/* This rank's lists into `mine` (rows x k_local entries), through the context's scratch. */
+static yamr_status topk_local(yamr_context *ctx, yamr_op op, yamr_dtype dtype, const void *in,
+                              size_t rows, size_t cols_local, size_t ld, size_t k_local,
+                              topk_entry *mine)
+{
+    const size_t elem = yamr_dtype_size(dtype), entries = rows * k_local;
+    const size_t value_bytes = entries * elem;
+    const size_t index_offset =
+        (value_bytes + YAMR__SCRATCH_ALIGN - 1) / YAMR__SCRATCH_ALIGN * YAMR__SCRATCH_ALIGN;
+    void *scratch = NULL;
+    yamr_status s = yamr_context_scratch(ctx, index_offset + entries * 8, &scratch);
+    if (s != YAMR_SUCCESS) return s;
+    const int is_min = op == YAMR_OP_MIN || op == YAMR_OP_ARGMIN;
+    int64_t *scratch_indices = (int64_t *)((unsigned char *)scratch + index_offset);
+    s = yamr_topk_rows(ctx, is_min ? YAMR_OP_ARGMIN : YAMR_OP_ARGMAX, dtype, in, rows, cols_local,
+                       ld, k_local, scratch, scratch_indices);
+    /* the values, then the indices, both staged in `mine` before it is laid out as entries */
+    unsigned char *values = (unsigned char *)mine;
+    int64_t *indices = (int64_t *)malloc(entries * 8);
+    if (s == YAMR_SUCCESS && !indices) s = YAMR_ERROR_OUT_OF_MEMORY;
+    if (s == YAMR_SUCCESS) s = yamr_copy_to_host(ctx, values, scratch, value_bytes);
+    if (s == YAMR_SUCCESS) s = yamr_copy_to_host(ctx, indices, scratch_indices, entries * 8);
+    if (s == YAMR_SUCCESS)
+        for (size_t e = entries; e-- > 0;) { /* from the end: an entry is wider than a value */
+            uint64_t bits = 0;
+            memcpy(&bits, values + e * elem, elem);
+            mine[e].index = indices[e];
+            mine[e].bits = bits;
+        }
+    free(indices);
+    return s;
+}
+
+yamr_status yamr_mpi_topk_rows(yamr_context *ctx, MPI_Comm comm, yamr_op op, yamr_dtype dtype,
+                               const void *in, size_t rows, size_t cols_local, size_t ld,
+                               size_t k, void *values, int64_t *indices)
+{
+    if (comm == MPI_COMM_NULL) return YAMR_ERROR_INVALID_VALUE;
+    int ranks = 0;
+    if (MPI_Comm_size(comm, &ranks) != MPI_SUCCESS) return YAMR_ERROR_COMMUNICATION;
+    pthread_once(&yamr__mpi_exchange_once, make_exchange);
+    const int threads = threads_for(comm);
+    const int nan = nan_policy_of(ctx);
+    const size_t elem = (unsigned)dtype < YAMR_DTYPE_COUNT ? yamr_dtype_size(dtype) : 0;
+    const int is_min = op == YAMR_OP_MIN || op == YAMR_OP_ARGMIN;
+    yamr_status local = YAMR_SUCCESS;
+    /* `in` and ld the local call checks */
+    if (!ctx || (unsigned)op >= YAMR_OP_COUNT || elem == 0 || !values ||
+        ((op == YAMR_OP_ARGMAX || op == YAMR_OP_ARGMIN) && !indices) || rows == 0 ||
+        rows > (size_t)INT32_MAX || k == 0 || k > (size_t)INT64_MAX || cols_local > (size_t)INT64_MAX)
+        local = YAMR_ERROR_INVALID_VALUE;
+    else if (k > (size_t)INT32_MAX / rows) /* MPI counts of entries are ints */
+        local = YAMR_ERROR_UNSUPPORTED;
+
+    /* Host memory known before the exchange: this rank's lists and the per-rank tables. */
+    const size_t k_local = local == YAMR_SUCCESS ? (cols_local < k ? cols_local : k) : 0;
+    topk_entry *mine = NULL;
+    uint64_t *cols_all = (uint64_t *)malloc((size_t)ranks * sizeof *cols_all);
+    int *counts = (int *)malloc((size_t)ranks * 2 * sizeof *counts);
+    size_t *at = (size_t *)malloc((size_t)ranks * sizeof *at); /* the merge's list heads */
+    if (local == YAMR_SUCCESS && (!cols_all || !counts || !at)) local = YAMR_ERROR_OUT_OF_MEMORY;
+    if (local == YAMR_SUCCESS && k_local > 0) {
+        mine = (topk_entry *)malloc(rows * k_local * sizeof *mine);
+        const int capped = cap_threads(ctx, threads);
+        local = mine ? topk_local(ctx, is_min ? YAMR_OP_ARGMIN : YAMR_OP_ARGMAX, dtype, in, rows,
+                                  cols_local, ld, k_local, mine)
+                     : YAMR_ERROR_OUT_OF_MEMORY;
+        uncap(ctx, capped);
+    }
+
+    /* 1. status and agreement: the call word (op, dtype, policy, rows), then k, in the first
+     * exchange's count that every function posts */
+    yamr__mpi_cell cells[YAMR__FIRST_CELLS];
+    cells[0] = agree_cell(call_word(CALL_TOPK, (int)op, (int)dtype, nan, (uint64_t)rows),
+                          local, (uint64_t)cols_local);
+    cells[1] = agree_cell((uint64_t)k, local, (uint64_t)cols_local);
+    for (int c = 2; c < YAMR__FIRST_CELLS; ++c) {
+        const yamr__mpi_cell none = {0, 0, 0, 0, 0, YAMR__CELL_NONE};
+        cells[c] = none;
+    }
+    yamr_status s = exchange_cells(comm, cells, YAMR__FIRST_CELLS);
+    if (s == YAMR_SUCCESS) s = read_agree(&cells[0]);
+    if (s == YAMR_SUCCESS) s = read_agree(&cells[1]);
+    if (s == YAMR_SUCCESS && cells[0].c < (uint64_t)k) s = YAMR_ERROR_INVALID_VALUE; /* k > cols */
+
+    /* 2. every rank's columns: the offsets and list lengths, the same on every rank */
+    const uint64_t mine_cols = (uint64_t)cols_local;
+    if (s == YAMR_SUCCESS &&
+        MPI_Allgather(&mine_cols, 1, MPI_UINT64_T, cols_all, 1, MPI_UINT64_T, comm) != MPI_SUCCESS)
+        s = YAMR_ERROR_COMMUNICATION;
+    size_t total = 0; /* entries of all lists */
+    for (int r = 0; s == YAMR_SUCCESS && r < ranks; ++r) {
+        const size_t kr = cols_all[r] < k ? (size_t)cols_all[r] : k;
+        if (rows * kr > (size_t)INT32_MAX - total) {
+            s = YAMR_ERROR_UNSUPPORTED;
+            break;
+        }
+        counts[r] = (int)(rows * kr);
+        counts[ranks + r] = (int)total; /* displacements */
+        total += rows * kr;
+    }
+
+    /* 3. the buffers, agreed on */
+    topk_entry *all = NULL;
+    unsigned char *out = NULL;
+    if (s == YAMR_SUCCESS) {
+        all = (topk_entry *)malloc(total * sizeof *all);
+        out = (unsigned char *)malloc(rows * k * (elem + 8));
+        int failed = !all || !out, any = 0;
+        if (MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+            s = YAMR_ERROR_COMMUNICATION;
+        else if (any)
+            s = YAMR_ERROR_OUT_OF_MEMORY;
+    }
+
+    /* 4. the lists */
+    if (s == YAMR_SUCCESS) {
+        MPI_Datatype entry_type;
+        int rc = MPI_Type_contiguous((int)sizeof(topk_entry), MPI_BYTE, &entry_type);
+        if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&entry_type);
+        if (rc == MPI_SUCCESS) {
+            rc = MPI_Allgatherv(mine, (int)(rows * k_local), entry_type, all, counts,
+                                counts + ranks, entry_type, comm);
+            MPI_Type_free(&entry_type);
+        }
+        if (rc != MPI_SUCCESS) s = YAMR_ERROR_COMMUNICATION;
+    }
+
+    /* 5. the merge of each row's sorted lists, rank by rank in column order */
+    if (s == YAMR_SUCCESS) {
+        unsigned char *out_values = out;
+        int64_t *out_indices = (int64_t *)(out + rows * k * elem);
+        const int nan_ignore = nan == YAMR_NAN_IGNORE;
+        const uint64_t empty = topk_empty_bits(dtype);
+        for (size_t row = 0; row < rows; ++row) {
+            for (int r = 0; r < ranks; ++r) at[r] = 0;
+            for (size_t j = 0; j < k; ++j) {
+                int best = -1;
+                uint64_t best_key = 0;
+                int64_t best_index = 0;
+                uint64_t offset = 0;
+                for (int r = 0; r < ranks; offset += cols_all[r], ++r) {
+                    const size_t kr = (size_t)counts[r] / rows;
+                    if (at[r] >= kr) continue;
+                    const topk_entry *e = all + counts[ranks + r] + row * kr + at[r];
+                    if (e->index < 0) continue; /* the rest of this list is fill */
+                    const uint64_t key = key_of(dtype, e->bits, is_min, nan_ignore);
+                    const int64_t index = e->index + (int64_t)offset;
+                    /* ranks come in column order: an equal key keeps the lower rank's */
+                    if (best < 0 || key > best_key) {
+                        best = r;
+                        best_key = key;
+                        best_index = index;
+                    }
+                }
+                uint64_t bits = empty;
+                if (best >= 0) {
+                    const size_t kr = (size_t)counts[best] / rows;
+                    bits = all[counts[ranks + best] + row * kr + at[best]].bits;
+                    ++at[best];
+                } else {
+                    best_index = -1;
+                }
+                memcpy(out_values + (row * k + j) * elem, &bits, elem); /* little-endian */
+                out_indices[row * k + j] = best_index;
+            }
+        }
+        s = yamr_copy_to_device(ctx, values, out_values, rows * k * elem);
+        if (s == YAMR_SUCCESS && indices)
+            s = yamr_copy_to_device(ctx, indices, out_indices, rows * k * 8);
+    }
+    free(mine);
+    free(cols_all);
+    free(counts);
+    free(at);
+    free(all);
+    free(out);
+    return s;
 }

@@ -74,7 +74,7 @@ trap on_exit EXIT
 
 # ---- Packages -----------------------------------------------------------------------------
 # cmake only recommends make, and --no-install-recommends skips recommendations: ask for it.
-packages=(cmake make gcc g++ gfortran libcmocka-dev pkg-config)
+packages=(cmake make gcc g++ gfortran fypp libcmocka-dev pkg-config)
 ((quick || install_only)) || packages+=(hipcc libamdhip64-dev rocm-device-libs clang-19 python3)
 ((quick || install_only)) || packages+=(clang-14 libomp-14-dev) # the TSan build (b3)
 ((quick || install_only)) || packages+=(librocprim-dev) # rocPRIM: the AMD bench baseline

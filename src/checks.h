@@ -9,6 +9,7 @@
 #define YAMR_CHECKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "yamr.h"
 
@@ -35,6 +36,12 @@ yamr_status yamr__check_segments(const char *fn, yamr_op op, yamr_dtype dtype, s
                                  char *err, size_t errlen); /* rows.c */
 yamr_status yamr__check_softmax(const char *fn, yamr_dtype dtype, size_t rows, size_t cols,
                                 size_t ld, char *err, size_t errlen); /* rows.c */
+/* yamr__check_rows, then 1 <= k <= cols and a rows x k output (8-byte entries) that fits. */
+yamr_status yamr__check_topk(const char *fn, yamr_op op, yamr_dtype dtype, size_t rows,
+                             size_t cols, size_t ld, size_t k, char *err, size_t errlen); /* rows.c */
+/* The pointers every op call needs: `in`, `values`, and `indices` for an argmax or argmin. */
+yamr_status yamr__check_op_outputs(const char *fn, yamr_op op, const void *in, void *values,
+                                   int64_t *indices, char *err, size_t errlen); /* rows.c */
 /* op and dtype in range, with the messages the checks above give. */
 yamr_status yamr__check_op(const char *fn, yamr_op op, char *err, size_t errlen);
 yamr_status yamr__check_dtype(const char *fn, yamr_dtype dtype, char *err, size_t errlen);

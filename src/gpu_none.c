@@ -1,6 +1,7 @@
 /* The GPU backend of a build without one: every GPU context is refused. */
 #include <stdio.h>
 
+#include "topk.h"
 #include "yamr_internal.h"
 
 yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_info *info, char *err,
@@ -70,6 +71,12 @@ yamr_status yamr__gpu_segments(yamr__gpu *gpu, const yamr__gpu_batch *call, char
 
 yamr_status yamr__gpu_softmax_stats(yamr__gpu *gpu, const yamr__gpu_batch *call, char *err,
                                     size_t errlen)
+{
+    (void)gpu, (void)call, (void)err, (void)errlen;
+    return YAMR_ERROR_NO_DEVICE;
+}
+
+yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *call, char *err, size_t errlen)
 {
     (void)gpu, (void)call, (void)err, (void)errlen;
     return YAMR_ERROR_NO_DEVICE;

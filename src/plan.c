@@ -9,6 +9,7 @@
 
 #include "checks.h"
 #include "context.h"
+#include "topk.h"
 
 const char *yamr_kernel_name(yamr_kernel kernel)
 {
@@ -303,6 +304,10 @@ static void explain(const yamr_context *ctx, const yamr_plan *p, char *why, size
     const size_t warp_cols = (size_t)YAMR__ROWS_WARP_MAX_PER_LANE * (size_t)w;
     const int group_cols = YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT;
     const char *unit = p->call == YAMR_CALL_SEGMENTS ? "segment" : "row";
+    if (p->call == YAMR_CALL_TOPK) {
+        yamr__topk_explain(ctx, p, why, cap);
+        return;
+    }
     switch (p->kernel) {
     case YAMR_KERNEL_CPU:
         if (p->call == YAMR_CALL_REDUCE || p->call == YAMR_CALL_MINMAX)
@@ -379,6 +384,10 @@ yamr_status yamr_plan_for(const yamr_context *ctx, yamr_call call, yamr_op op, y
         checked = yamr__check_rows(fn, op, dtype, rows, cols, cols, NULL, 0);
         break;
     case YAMR_CALL_SEGMENTS: checked = yamr__check_segments(fn, op, dtype, rows, NULL, 0); break;
+    case YAMR_CALL_TOPK: /* needs k */
+        checked = yamr__fail(YAMR_ERROR_INVALID_VALUE, NULL, 0,
+                             "%s: a top-k plan needs k: use yamr_plan_for_topk()", fn);
+        break;
     case YAMR_CALL_SOFTMAX_STATS:
         checked = yamr__check_softmax(fn, dtype, rows, cols, cols, NULL, 0);
         break;
@@ -424,7 +433,7 @@ void yamr__describe_plan(const yamr_context *ctx, const yamr_plan *p, char *out,
     char why[320];
     explain(ctx, p, why, sizeof why);
     static const char *const calls[YAMR_CALL_COUNT] = {"reduce", "minmax", "rows", "segments",
-                                                       "softmax_stats"};
+                                                       "softmax_stats", "topk"};
     const char *what = p->call == YAMR_CALL_SOFTMAX_STATS ? "softmax_stats"
                        : p->call == YAMR_CALL_MINMAX       ? "minmax"
                                                            : op_name(p->op);
@@ -433,6 +442,8 @@ void yamr__describe_plan(const yamr_context *ctx, const yamr_plan *p, char *out,
         snprintf(size, sizeof size, "%zu segments", p->rows);
     else if (p->call == YAMR_CALL_ROWS || p->call == YAMR_CALL_SOFTMAX_STATS)
         snprintf(size, sizeof size, "%zu x %zu", p->rows, p->cols);
+    else if (p->call == YAMR_CALL_TOPK)
+        snprintf(size, sizeof size, "%zu x %zu, k = %zu", p->rows, p->cols, p->k);
     else
         snprintf(size, sizeof size, "n = %zu", p->cols);
     char chunks[40] = "";

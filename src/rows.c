@@ -68,6 +68,18 @@ yamr_status yamr__check_segments(const char *fn, yamr_op op, yamr_dtype dtype, s
     return YAMR_SUCCESS;
 }
 
+yamr_status yamr__check_topk(const char *fn, yamr_op op, yamr_dtype dtype, size_t rows,
+                             size_t cols, size_t ld, size_t k, char *err, size_t errlen)
+{
+    yamr_status s = yamr__check_rows(fn, op, dtype, rows, cols, ld, err, errlen);
+    if (s != YAMR_SUCCESS) return s;
+    if (k == 0) return INVALID("%s: k is 0", fn);
+    if (k > cols) return INVALID("%s: k (%zu) > cols (%zu)", fn, k, cols);
+    if (!yamr__matrix_ok(rows, k, k, sizeof(int64_t)))
+        return INVALID("%s: rows (%zu) x k (%zu) outputs overflow", fn, rows, k);
+    return YAMR_SUCCESS;
+}
+
 yamr_status yamr__check_softmax(const char *fn, yamr_dtype dtype, size_t rows, size_t cols,
                                 size_t ld, char *err, size_t errlen)
 {
@@ -79,9 +91,8 @@ yamr_status yamr__check_softmax(const char *fn, yamr_dtype dtype, size_t rows, s
     return s;
 }
 
-/* The pointers every op call needs: `in`, `values`, and `indices` for an argmax or argmin. */
-static yamr_status check_op_outputs(const char *fn, yamr_op op, const void *in, void *values,
-                                    int64_t *indices, char *err, size_t errlen)
+yamr_status yamr__check_op_outputs(const char *fn, yamr_op op, const void *in, void *values,
+                                   int64_t *indices, char *err, size_t errlen)
 {
     if (!in) return INVALID("%s: in is NULL", fn);
     if (!values) return INVALID("%s: values is NULL", fn);
@@ -148,7 +159,7 @@ static yamr_status reduce_rows(const char *fn, yamr_context *ctx, yamr_op op, ya
     const size_t errlen = sizeof ctx->error;
     err[0] = '\0'; /* yamr_last_error(): this call's message, or none */
     yamr_status s = yamr__check_rows(fn, op, dtype, rows, cols, ld, err, errlen);
-    if (s == YAMR_SUCCESS) s = check_op_outputs(fn, op, in, values, indices, err, errlen);
+    if (s == YAMR_SUCCESS) s = yamr__check_op_outputs(fn, op, in, values, indices, err, errlen);
     if (s != YAMR_SUCCESS) return s;
     yamr__gpu_batch c = op_batch(ctx, YAMR__BATCH_ROWS, op, dtype, in, rows, values, indices, async);
     c.cols = cols;
@@ -181,7 +192,7 @@ static yamr_status reduce_segments(const char *fn, yamr_context *ctx, yamr_op op
     err[0] = '\0'; /* yamr_last_error(): this call's message, or none */
     yamr_status s = yamr__check_segments(fn, op, dtype, segments, err, errlen);
     if (s == YAMR_SUCCESS && !offsets) s = INVALID("%s: offsets is NULL", fn);
-    if (s == YAMR_SUCCESS) s = check_op_outputs(fn, op, in, values, indices, err, errlen);
+    if (s == YAMR_SUCCESS) s = yamr__check_op_outputs(fn, op, in, values, indices, err, errlen);
     if (s != YAMR_SUCCESS) return s;
     yamr__gpu_batch c =
         op_batch(ctx, YAMR__BATCH_SEGMENTS, op, dtype, in, segments, values, indices, async);

@@ -237,3 +237,47 @@ void ref_softmax_row(yamr_dtype t, const void *row, size_t n, int nan_ignore, do
     *max_out = counted ? m : NAN;
     *sum_out = s;
 }
+
+/* ---- top-k: a stable sort of the row's positions ---- */
+
+typedef struct {
+    decoded d;
+    size_t pos;
+} ranked;
+
+static yamr_op topk_op;
+static yamr_dtype topk_dtype;
+
+/* qsort's comparator: NaNs first (propagate; under ignore they are not in the array), then
+ * better values, then smaller positions. */
+static int topk_compare(const void *pa, const void *pb)
+{
+    const ranked *a = (const ranked *)pa, *b = (const ranked *)pb;
+    if (a->d.is_nan != b->d.is_nan) return a->d.is_nan ? -1 : 1;
+    if (!a->d.is_nan) {
+        if (better(topk_op, topk_dtype, a->d, b->d)) return -1;
+        if (better(topk_op, topk_dtype, b->d, a->d)) return 1;
+    }
+    return a->pos < b->pos ? -1 : a->pos > b->pos ? 1 : 0;
+}
+
+size_t ref_topk_order(yamr_op op, yamr_dtype t, yamr_nan_policy p, const void *in, size_t n,
+                      int64_t *order)
+{
+    ranked *r = (ranked *)malloc((n ? n : 1) * sizeof *r);
+    if (!r) return (size_t)-1;
+    size_t count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        decoded d = decode(t, load_bits(t, in, i));
+        if (d.is_nan && p == YAMR_NAN_IGNORE) continue;
+        r[count].d = d;
+        r[count].pos = i;
+        ++count;
+    }
+    topk_op = op;
+    topk_dtype = t;
+    qsort(r, count, sizeof *r, topk_compare);
+    for (size_t i = 0; i < count; ++i) order[i] = (int64_t)r[i].pos;
+    free(r);
+    return count;
+}

@@ -14,6 +14,13 @@ typedef struct {
 
 ref_result ref_reduce(yamr_op op, yamr_dtype t, yamr_nan_policy p, const void *in, size_t n);
 
+/* Top-k's order: the positions of row in[0, n) as a stable sort ranks them for op (largest
+ * first for MAX/ARGMAX, smallest first for MIN/ARGMIN, NaNs first under YAMR_NAN_PROPAGATE and
+ * left out under YAMR_NAN_IGNORE, ties by position), into order[0, returned count); the first k
+ * are top-k's answer. (size_t)-1 when out of memory. Not reentrant (qsort's comparator). */
+size_t ref_topk_order(yamr_op op, yamr_dtype t, yamr_nan_policy p, const void *in, size_t n,
+                      int64_t *order);
+
 /* Softmax statistics of one f32 or f64 row as stored (f32 inputs are exact in double): two
  * passes in double with libm's exp. NaN under propagate: both NaN; no element counted (every
  * element NaN under ignore): max NaN, sum 0. */

@@ -663,6 +663,81 @@ static void test_rows(harness *h, size_t rows)
     free_outputs(h, &got);
 }
 
+/* ---- Top-k of column-split rows against yamr_topk_rows() on the whole rows ---- */
+
+static void test_topk(harness *h, size_t rows)
+{
+    char what[160];
+    h->what = what;
+    const size_t max_k = 64; /* of the ks below, at most 64 columns in the even, uneven parts */
+    uint64_t seed = SEED * 5;
+    for (int part = 0; part < COL_PARTS; ++part)
+        for (int dtype = 0; dtype < YAMR_DTYPE_COUNT; ++dtype) {
+            matrix_case m;
+            make_matrix(h, dtype, part, rows, ++seed, &m);
+            const size_t elem = yamr_dtype_size((yamr_dtype)dtype);
+            const size_t ks[4] = {1, 3, m.cols < max_k ? m.cols : max_k, m.cols};
+            outputs want, got;
+            make_outputs(h, rows * m.cols, &want);
+            make_outputs(h, rows * m.cols, &got);
+            for (int nan_ignore = 0; nan_ignore < 2; ++nan_ignore) {
+                set_policy(h, nan_ignore);
+                for (int op = 0; op < YAMR_OP_COUNT; ++op)
+                    for (int ki = 0; ki < 4; ++ki) {
+                        const size_t k = ks[ki];
+                        if (k > m.cols || (ki > 0 && k == ks[ki - 1])) continue;
+                        snprintf(what, sizeof what,
+                                 "topk %s %s %s %s k %zu, %zu x %zu of %zu (ld %zu)",
+                                 yamr_dtype_name((yamr_dtype)dtype),
+                                 (const char *[]){"max", "min", "argmax", "argmin"}[op],
+                                 nan_ignore ? "ignore" : "propagate", col_part_names[part], k,
+                                 rows, m.cols_local, m.cols, m.ld);
+                        poison_outputs(h, &got);
+                        const yamr_status ws = yamr_topk_rows(
+                            h->ctx, (yamr_op)op, (yamr_dtype)dtype, m.whole, rows, m.cols, m.cols,
+                            k, want.values, (int64_t *)want.second);
+                        const int with_index = op >= YAMR_OP_ARGMAX || ki == 1;
+                        const yamr_status gs = yamr_mpi_topk_rows(
+                            h->ctx, h->comm, (yamr_op)op, (yamr_dtype)dtype,
+                            m.cols_local ? m.local : NULL, rows, m.cols_local, m.ld, k,
+                            got.values, with_index ? (int64_t *)got.second : NULL);
+                        CHECK(h, gs == ws && ws == YAMR_SUCCESS, "status %s, want %s",
+                              yamr_status_string(gs), yamr_status_string(ws));
+                        fetch_outputs(h, &want);
+                        fetch_outputs(h, &got);
+                        CHECK(h, memcmp(want.host_values, got.host_values, rows * k * elem) == 0,
+                              "values differ");
+                        CHECK(h, with_index ? memcmp(want.host_second, got.host_second,
+                                                     rows * k * 8) == 0
+                                            : memcmp(got.host_second, got.poison, got.bytes) == 0,
+                              with_index ? "indices differ" : "wrote indices it was not given");
+                        CHECK(h, memcmp(got.host_values + rows * k * elem, got.poison,
+                                        got.bytes - rows * k * elem) == 0,
+                              "values written past the last row");
+                    }
+            }
+            /* k beyond the total columns, and one rank asking another k: the same
+             * YAMR_ERROR_INVALID_VALUE everywhere, nothing written */
+            set_policy(h, 0);
+            for (int bad = 0; bad < 2; ++bad) {
+                snprintf(what, sizeof what, "topk %s %s: %s", yamr_dtype_name((yamr_dtype)dtype),
+                         col_part_names[part], bad ? "disagree_k" : "k_above_cols");
+                const size_t k = bad ? (h->rank == h->ranks - 1 ? 2 : 1) : m.cols + 1;
+                if (bad && h->ranks == 1) continue;
+                poison_outputs(h, &got);
+                const yamr_status gs = yamr_mpi_topk_rows(
+                    h->ctx, h->comm, YAMR_OP_ARGMAX, (yamr_dtype)dtype,
+                    m.cols_local ? m.local : NULL, rows, m.cols_local, m.ld,
+                    k <= m.cols ? k : m.cols + 1, got.values, (int64_t *)got.second);
+                CHECK(h, gs == YAMR_ERROR_INVALID_VALUE, "status %s", yamr_status_string(gs));
+                CHECK(h, outputs_untouched(h, &got), "outputs written");
+            }
+            free_outputs(h, &want);
+            free_outputs(h, &got);
+            free_matrix(h, &m);
+        }
+}
+
 /* ---- Errors: one rank differs; every rank gets the same status and keeps its outputs ---- */
 
 typedef enum {
@@ -884,6 +959,7 @@ int main(int argc, char **argv)
     test_rows(&h, 150);
     test_errors(&h, 3, 0);
     test_errors(&h, 150, 1);
+    test_topk(&h, 2 * DATA_KINDS + 1);
 
     long counts[2] = {h.checks, h.failures}, sums[2] = {0, 0};
     MPI_Allreduce(counts, sums, 2, MPI_LONG, MPI_SUM, h.comm);

@@ -3,6 +3,7 @@
 #include <yamr.h>
 
 int yamr_ftest_c_constants(int *out, int capacity);
+void yamr_ftest_c_version(int *major, int *minor, int *patch);
 
 int yamr_ftest_c_constants(int *out, int capacity)
 {
@@ -22,4 +23,12 @@ int yamr_ftest_c_constants(int *out, int capacity)
     const int count = (int)(sizeof values / sizeof values[0]);
     for (int i = 0; i < count && i < capacity; ++i) out[i] = values[i];
     return count;
+}
+
+/* The version in the header this test was compiled with, for yamr_version() to match. */
+void yamr_ftest_c_version(int *major, int *minor, int *patch)
+{
+    *major = YAMR_VERSION_MAJOR;
+    *minor = YAMR_VERSION_MINOR;
+    *patch = YAMR_VERSION_PATCH;
 }

@@ -1,0 +1,99 @@
+/* The top-k launcher: the plan's kernel and blocks per row, in rounds of a list's capacity
+ * (topk.hpp). */
+#include "gpu.h"
+#include "topk.h"
+#include "topk.hpp"
+
+/* The context's top-k workspace holds at least `bytes`; it grows, never shrinks. hipFree waits
+ * for the device, so no earlier call still uses what it frees. */
+static yamr_status topk_workspace(yamr__gpu *gpu, size_t bytes, char *err, size_t errlen)
+{
+    if (bytes <= gpu->topk_workspace_bytes) return YAMR_SUCCESS;
+    YAMR_HIP_TRY(hipFree(gpu->topk_workspace), err, errlen);
+    gpu->topk_workspace = NULL;
+    gpu->topk_workspace_bytes = 0;
+    YAMR_HIP_TRY(hipMalloc(&gpu->topk_workspace, bytes), err, errlen);
+    gpu->topk_workspace_bytes = bytes;
+    return YAMR_SUCCESS;
+}
+
+template <yamr_dtype Dtype, typename R>
+static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
+{
+    typedef typename yamr__dtype_traits<Dtype>::storage storage;
+    const yamr_plan *p = c->plan;
+    const size_t list_max = (size_t)R::list_max;
+    const size_t round_k = c->k < list_max ? c->k : list_max;
+    const size_t rounds = (c->k + list_max - 1) / list_max;
+    const size_t bpr = (size_t)p->blocks_per_row;
+    const size_t partial_bytes = bpr > 1 ? c->rows * bpr * round_k * sizeof(R) : 0;
+    const size_t bound_bytes = rounds > 1 ? c->rows * sizeof(R) : 0;
+    yamr_status s = topk_workspace(gpu, partial_bytes + bound_bytes, err, errlen);
+    if (s != YAMR_SUCCESS) return s;
+
+    yamr__topk_args a;
+    a.rows = (long long)c->rows;
+    a.cols = (long long)c->cols;
+    a.ld = (long long)c->ld;
+    a.blocks_per_row = (int)bpr;
+    a.is_min = !c->largest;
+    a.nan_ignore = c->nan_ignore;
+    a.out_k = (long long)c->k;
+    a.partials = gpu->topk_workspace;
+    a.bounds = rounds > 1 ? (char *)gpu->topk_workspace + partial_bytes : NULL;
+    const storage empty = (storage)yamr__empty_value_bits(c->dtype);
+    const storage *in = (const storage *)c->in;
+    storage *values = (storage *)c->values;
+    long long *indices = (long long *)c->indices;
+    const unsigned merge_grid = c->rows < (1u << 20) ? (unsigned)c->rows : 1u << 20;
+    for (size_t round = 0; round < rounds; ++round) {
+        a.out_first = (long long)(round * list_max);
+        a.k = (int)(c->k - round * list_max < list_max ? c->k - round * list_max : list_max);
+        a.list_size = 1;
+        while (a.list_size < a.k) a.list_size *= 2;
+        a.write_bounds = round + 1 < rounds;
+        yamr__with_warp_width(gpu->warp_size, [&](auto width) {
+            constexpr int W = decltype(width)::value;
+            const size_t smem =
+                ((size_t)a.list_size + yamr__topk_buffer<yamr__topk_block_team>()) * sizeof(R);
+            if (p->kernel == YAMR_KERNEL_LANES_PER_ROW) {
+                yamr_topk_warp_kernel<Dtype, R, W>
+                    <<<p->grid_blocks, YAMR__TOPK_THREADS, 0, gpu->stream>>>(in, a, values,
+                                                                           indices, empty);
+                return;
+            }
+            yamr_topk_kernel<Dtype, R, W>
+                <<<p->grid_blocks, YAMR__TOPK_THREADS, smem, gpu->stream>>>(in, a, values,
+                                                                          indices, empty);
+            if (bpr > 1)
+                yamr_topk_merge_kernel<Dtype, R, W>
+                    <<<merge_grid, YAMR__TOPK_THREADS, smem, gpu->stream>>>(in, a, values,
+                                                                          indices, empty);
+        });
+        YAMR_HIP_TRY(hipGetLastError(), err, errlen);
+    }
+    if (c->synchronous) YAMR_HIP_TRY(hipStreamSynchronize(gpu->stream), err, errlen);
+    return YAMR_SUCCESS;
+}
+
+/* 32-bit keys take one-word ranks while every column fits below 2^32 - 1. */
+template <yamr_dtype Dtype>
+static yamr_status launch_dtype(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
+{
+    if constexpr (sizeof(typename yamr__dtype_traits<Dtype>::key) == 4) {
+        if (c->cols < 0xffffffffull) return launch_topk<Dtype, yamr__rank32>(gpu, c, err, errlen);
+    }
+    return launch_topk<Dtype, yamr__rank64>(gpu, c, err, errlen);
+}
+
+extern "C" yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *err,
+                                      size_t errlen)
+{
+    const yamr__device_scope on_device(gpu->device);
+    YAMR_HIP_TRY(on_device.status(), err, errlen);
+    yamr_status s = YAMR_ERROR_UNSUPPORTED;
+#define YAMR_LAUNCH_TOPK(D) s = launch_dtype<D>(gpu, c, err, errlen)
+    YAMR_DISPATCH_DTYPE(c->dtype, YAMR_LAUNCH_TOPK)
+#undef YAMR_LAUNCH_TOPK
+    return s;
+}

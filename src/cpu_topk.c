@@ -1,0 +1,557 @@
+/*
+ * The CPU backend of top-k (src/topk.h): exact, ordered, stable, about one read of the input.
+ *
+ * Each element maps to yamr_keys.h's order-preserving key (the MIN key is the complement, a NaN
+ * the top key under YAMR_NAN_PROPAGATE and the bottom one, skipped, under YAMR_NAN_IGNORE), so
+ * that the k best of a row are the k largest keys, ties by the smaller index. A row is read in
+ * index order:
+ *  - the first k elements (that count) fill a candidate buffer, and T is the least key among them;
+ *  - from then on an element can only enter the top k with a key > T: an equal key loses to the
+ *    k earlier elements with keys >= T. Per block of YAMR__TOPK_CPU_BLOCK elements a vectorized
+ *    max of the keys rules out the whole block at once (most blocks, once T has risen); a block
+ *    that may hold a candidate marks its elements with key > T, again vectorized, and appends
+ *    the marked ones;
+ *  - when the buffer is full it keeps its k best (a selection) and T rises to the least of them.
+ * At the end the buffer's k best are sorted. Ascending rows, where every element is a candidate,
+ * cost a selection per buffer's worth: O(n) still, with a larger constant.
+ * Many rows go over threads a row at a time; a few long rows are each cut into one range per
+ * thread, whose top k lists are merged (the union's k best, sorted). Every answer is the same
+ * for any thread count: the order is total (key, then index).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cpu_backend.h"
+#include "cpu_topk.h"
+#include "yamr_keys.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define YAMR__CPU_INLINE static inline __attribute__((always_inline))
+#else
+#define YAMR__CPU_INLINE static inline
+#endif
+
+/* Elements per filter block: long enough that the block's max (a horizontal reduction at its
+ * end) costs little per element. A block that may hold a candidate is marked in sub-blocks of
+ * YAMR__TOPK_CPU_MARKS elements, each against the threshold as it stands then, so that T rises
+ * within the block (short rows, where T is still low). */
+#define YAMR__TOPK_CPU_BLOCK 512
+#define YAMR__TOPK_CPU_MARKS 64
+/* Candidates a buffer holds beyond 2k before it keeps its k best: few, so that T rises early
+ * (each keep costs O(2k + slack) per k + slack candidates, a constant per candidate). */
+#define YAMR__TOPK_CPU_SLACK 32
+/* A range of at most this many bytes of keys is read twice: first its lane maxima, whose k-th
+ * largest is a floor that most elements fail from the start (a short row's running threshold
+ * would rise too late), then the filter, from the cache. A longer range takes the lane floor of
+ * its first this many bytes (still a floor: k elements of the range reach it), so that its
+ * running threshold starts high. */
+#define YAMR__TOPK_CPU_SHORT_BYTES 65536
+/* The most lanes of that first pass (the buffer must hold as many entries). */
+#define YAMR__TOPK_CPU_LANES_MAX 1024
+/* A row is split over threads only when each range holds at least this many elements and 16
+ * per entry of k. */
+#define YAMR__TOPK_CPU_SPLIT_MIN 65536
+
+typedef struct {
+    uint64_t key;
+    uint64_t pos; /* the element's index in its row */
+} entry;
+
+/* The total order of the output: larger key first, then smaller index. */
+YAMR__CPU_INLINE int better(entry a, entry b)
+{
+    return a.key > b.key || (a.key == b.key && a.pos < b.pos);
+}
+
+/* ---- Selection and sort of candidates (every order is total: positions differ) ---- */
+
+static void swap_entries(entry *a, entry *b)
+{
+    const entry t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Heap with the worst entry at the root (a "min-heap" under better()). */
+static void sift_down_worst(entry *e, size_t n, size_t i)
+{
+    for (;;) {
+        size_t w = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && better(e[w], e[l])) w = l;
+        if (r < n && better(e[w], e[r])) w = r;
+        if (w == i) return;
+        swap_entries(&e[i], &e[w]);
+        i = w;
+    }
+}
+
+/* Sorts e[0, n) best first, in place (the introsort fallback). */
+static void heap_sort(entry *e, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;) sift_down_worst(e, n, i);
+    /* the root is the worst: move it to the end, repeatedly */
+    for (size_t end = n; end > 1; --end) {
+        swap_entries(&e[0], &e[end - 1]);
+        sift_down_worst(e, end - 1, 0);
+    }
+}
+
+static void insertion_sort(entry *e, size_t n)
+{
+    for (size_t i = 1; i < n; ++i) {
+        const entry x = e[i];
+        size_t j = i;
+        for (; j > 0 && better(x, e[j - 1]); --j) e[j] = e[j - 1];
+        e[j] = x;
+    }
+}
+
+/* Partitions e[0, n) (n >= 3) around the median of three: returns p with e[0, p) better than
+ * or equal to the pivot... and e[p, n) not better; both sides non-empty. */
+static size_t partition(entry *e, size_t n)
+{
+    const size_t mid = n / 2;
+    if (better(e[mid], e[0])) swap_entries(&e[mid], &e[0]);
+    if (better(e[n - 1], e[0])) swap_entries(&e[n - 1], &e[0]);
+    if (better(e[n - 1], e[mid])) swap_entries(&e[n - 1], &e[mid]);
+    /* e[0] >= pivot >= e[n - 1] in the output order: sentinels for Hoare's scans */
+    const entry pivot = e[mid];
+    size_t i = 0, j = n - 1;
+    for (;;) {
+        do ++i; while (better(e[i], pivot));
+        do --j; while (better(pivot, e[j]));
+        if (i >= j) return j + 1;
+        swap_entries(&e[i], &e[j]);
+    }
+}
+
+static unsigned depth_limit(size_t n)
+{
+    unsigned d = 0;
+    while (n > 1) n >>= 1, d += 2;
+    return d + 8;
+}
+
+/* Sorts e[0, n) best first: quicksort, insertion sort for short ranges, heap sort past a depth. */
+static void sort_entries(entry *e, size_t n)
+{
+    unsigned budget = depth_limit(n);
+    while (n > 16) {
+        if (budget-- == 0) {
+            heap_sort(e, n);
+            return;
+        }
+        const size_t p = partition(e, n);
+        /* recurse into the smaller side, loop on the larger */
+        if (p < n - p) {
+            sort_entries(e, p);
+            e += p;
+            n -= p;
+        } else {
+            sort_entries(e + p, n - p);
+            n = p;
+        }
+    }
+    insertion_sort(e, n);
+}
+
+/* Moves the k best of e[0, n) (k < n) to e[0, k), in any order: quickselect, or past a depth a
+ * heap of the k best so far. */
+static void select_entries(entry *e, size_t n, size_t k)
+{
+    unsigned budget = depth_limit(n);
+    while (n > 16 && k > 0 && k < n) {
+        if (budget-- == 0) {
+            for (size_t i = k / 2; i-- > 0;) sift_down_worst(e, k, i);
+            for (size_t i = k; i < n; ++i)
+                if (better(e[i], e[0])) {
+                    swap_entries(&e[0], &e[i]);
+                    sift_down_worst(e, k, 0);
+                }
+            return;
+        }
+        const size_t p = partition(e, n);
+        if (k <= p) {
+            n = p; /* the k best are all on the left */
+        } else {
+            e += p; /* the left p are all among them */
+            n -= p;
+            k -= p;
+        }
+    }
+    if (k > 0 && k < n) insertion_sort(e, n);
+}
+
+/* Keeps the k best of e[0, n) in e[0, k) and returns the least key among them. */
+static uint64_t keep_best(entry *e, size_t n, size_t k)
+{
+    select_entries(e, n, k);
+    uint64_t least = e[0].key;
+    for (size_t i = 1; i < k; ++i) least = e[i].key < least ? e[i].key : least;
+    return least;
+}
+
+/* ---- Keys in 16, 32 and 64 bits, as yamr_keys.h's split form ---- */
+
+YAMR__CPU_INLINE uint16_t key16(yamr_dtype t, const void *p, size_t i, uint16_t flip,
+                                uint16_t nan_key)
+{
+    const uint16_t bits = ((const uint16_t *)p)[i];
+    const int nan = yamr__is_nan_half(bits, t == YAMR_DTYPE_BF16 ? YAMR_BF16_INF : YAMR_F16_INF);
+    const uint16_t nan_mask = (uint16_t)(0u - (unsigned)nan);
+    return (uint16_t)(((yamr__ord_half16(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask));
+}
+
+YAMR__CPU_INLINE uint32_t key32(yamr_dtype t, const void *p, size_t i, uint32_t flip,
+                                uint32_t nan_key)
+{
+    const uint32_t bits = ((const uint32_t *)p)[i];
+    if (t == YAMR_DTYPE_U32) return bits ^ flip;
+    if (t == YAMR_DTYPE_I32) return yamr__ord_i32(bits) ^ flip;
+    const uint32_t nan_mask = 0u - (uint32_t)yamr__is_nan_f32(bits);
+    return ((yamr__ord_f32(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask);
+}
+
+YAMR__CPU_INLINE uint64_t key64(yamr_dtype t, const void *p, size_t i, uint64_t flip,
+                                uint64_t nan_key)
+{
+    const uint64_t bits = ((const uint64_t *)p)[i];
+    if (t == YAMR_DTYPE_I64) return yamr__ord_i64(bits) ^ flip;
+    const uint64_t nan_mask = 0u - (uint64_t)yamr__is_nan_f64(bits);
+    return ((yamr__ord_f64(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask);
+}
+
+/* Index of the lowest set bit of w != 0. */
+YAMR__CPU_INLINE unsigned lowest_bit(uint64_t w)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(w);
+#else
+    unsigned b = 0;
+    while (!(w & 1u)) w >>= 1, ++b;
+    return b;
+#endif
+}
+
+/* Candidates a buffer takes before it keeps its k best (> k). */
+static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
+
+/*
+ * Lane maxima: lane l of L keeps the largest key of elements begin + l, begin + l + L, ...; the
+ * k-th largest of them (k <= L) is a floor for the top k: those k lanes' maxima are k distinct
+ * elements with keys at least that large, so no element below it ranks among the k best.
+ */
+#define YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, L)                                                 \
+    YAMR__CPU_INLINE uint64_t lane_floor##W##_##L(yamr_dtype t, const void *row, size_t begin,  \
+                                                  size_t end, Key flip, Key nan_key, size_t k) \
+    {                                                                                          \
+        Key lane[L];                                                                           \
+        for (size_t l = 0; l < L; ++l) lane[l] = 0;                                            \
+        size_t i = begin;                                                                      \
+        for (; end - i >= L; i += L) {                                                         \
+            _Pragma("omp simd")                                                                \
+            for (size_t l = 0; l < L; ++l) {                                                   \
+                const Key key = key##W(t, row, i + l, flip, nan_key);                          \
+                lane[l] = key > lane[l] ? key : lane[l];                                       \
+            }                                                                                  \
+        }                                                                                      \
+        for (size_t l = 0; i + l < end; ++l) {                                                 \
+            const Key key = key##W(t, row, i + l, flip, nan_key);                              \
+            lane[l] = key > lane[l] ? key : lane[l];                                           \
+        }                                                                                      \
+        /* The k-th largest lane maximum, bit by bit from the top: the largest v with at least  \
+         * k lanes >= v. Counts vectorize and nothing branches on the data. */                 \
+        Key v = 0;                                                                             \
+        for (Key bit = (Key)((Key)1 << (W - 1)); bit; bit >>= 1) {                            \
+            const Key try_v = (Key)(v | bit);                                                  \
+            unsigned at_least = 0;                                                             \
+            _Pragma("omp simd reduction(+ : at_least)")                                        \
+            for (size_t l = 0; l < L; ++l) at_least += lane[l] >= try_v;                       \
+            v = (size_t)at_least >= k ? try_v : v;                                             \
+        }                                                                                      \
+        return v;                                                                              \
+    }
+
+/*
+ * range##W: the k best of row elements [begin, end) (positions count from the row's start), in
+ * buf[0, returned count), best first; the count is k, or fewer when fewer elements count (NaNs
+ * skipped under YAMR_NAN_IGNORE). buf holds cap entries: cap > k and at least
+ * YAMR__TOPK_CPU_LANES_MAX, or every element of the range; it keeps its k best whenever it
+ * holds keep_trigger(k) of them.
+ * `skip_bottom`: a bottom key is a skipped NaN (floats under YAMR_NAN_IGNORE); integer keys use
+ * the whole range. Only elements with key >= `floor` are candidates: at first every one that
+ * counts (or, for a short range, the lane maxima's floor), then, once the buffer has been full,
+ * the least kept key + 1 (an equal key loses to the k earlier elements that hold it).
+ */
+#define YAMR__CPU_DEFINE_TOPK_RANGE(W, Key)                                                    \
+    YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, 32)                                                    \
+    YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, 64)                                                    \
+    YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, 256)                                                   \
+    YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, 1024)                                                  \
+    YAMR__CPU_INLINE size_t range##W(yamr_dtype t, int is_min, int nan_ignore, int skip_bottom, \
+                                     const void *row, size_t begin, size_t end, size_t k,      \
+                                     entry *buf, size_t cap)                                    \
+    {                                                                                          \
+        const Key flip = is_min ? (Key)~(Key)0 : 0;                                            \
+        const Key nan_key = nan_ignore ? 0 : (Key)~(Key)0;                                     \
+        const size_t n = end - begin;                                                          \
+        const size_t trigger = keep_trigger(k) < cap ? keep_trigger(k) : cap;                  \
+        Key floor = skip_bottom ? 1 : 0;                                                       \
+        const int short_range = n * sizeof(Key) <= YAMR__TOPK_CPU_SHORT_BYTES;                 \
+        {   /* the lane floor of the range, or of its first SHORT_BYTES for a long one */       \
+            const size_t m = short_range ? n : YAMR__TOPK_CPU_SHORT_BYTES / sizeof(Key);       \
+            const size_t stop = begin + m;                                                     \
+            uint64_t lanes_floor = 0;                                                          \
+            if (2 * k <= 32 && m >= 4 * 32)                                                    \
+                lanes_floor = lane_floor##W##_32(t, row, begin, stop, flip, nan_key, k);       \
+            else if (2 * k <= 64 && m >= 4 * 64)                                               \
+                lanes_floor = lane_floor##W##_64(t, row, begin, stop, flip, nan_key, k);       \
+            else if (2 * k <= 256 && m >= 4 * 256)                                             \
+                lanes_floor = lane_floor##W##_256(t, row, begin, stop, flip, nan_key, k);      \
+            else if (2 * k <= 1024 && m >= 4 * 1024)                                           \
+                lanes_floor = lane_floor##W##_1024(t, row, begin, stop, flip, nan_key, k);     \
+            if ((Key)lanes_floor > floor) floor = (Key)lanes_floor;                            \
+        }                                                                                      \
+        size_t count = 0;                                                                      \
+        int closed = 0; /* k kept keys at the top key: nothing can enter any more */           \
+        /* a short range is one block, marked at once against its floor */                   \
+        unsigned char marks[YAMR__TOPK_CPU_SHORT_BYTES / sizeof(Key) + 8];                     \
+        const size_t block = short_range ? n : YAMR__TOPK_CPU_BLOCK;                           \
+        const size_t mark_step = short_range ? n : YAMR__TOPK_CPU_MARKS;                       \
+        for (size_t i = begin; i < end && !closed;) {                                          \
+            const size_t len = end - i < block ? end - i : block;                              \
+            Key m = (Key)~(Key)0; /* a short range's floor passes most blocks: no max */       \
+            if (!short_range) {                                                                \
+                m = 0;                                                                         \
+                _Pragma("omp simd reduction(max : m)")                                         \
+                for (size_t j = 0; j < len; ++j) {                                             \
+                    const Key key = key##W(t, row, i + j, flip, nan_key);                      \
+                    m = key > m ? key : m;                                                     \
+                }                                                                              \
+            }                                                                                  \
+            for (size_t sub = 0; m >= floor && !closed && sub < len; sub += mark_step) {       \
+                const size_t at0 = i + sub;                                                    \
+                const size_t sublen = len - sub < mark_step ? len - sub : mark_step;           \
+                const Key threshold = floor;                                                   \
+                _Pragma("omp simd")                                                            \
+                for (size_t j = 0; j < sublen; ++j)                                            \
+                    marks[j] = key##W(t, row, at0 + j, flip, nan_key) >= threshold;            \
+                for (size_t j = sublen; j % 8; ++j) marks[j] = 0;                              \
+                for (size_t w = 0; w < sublen && !closed; w += 8) {                            \
+                    uint64_t word;                                                             \
+                    memcpy(&word, marks + w, 8);                                               \
+                    while (word) {                                                             \
+                        const size_t at = at0 + w + lowest_bit(word) / 8;                      \
+                        word &= word - 1;                                                      \
+                        const Key key = key##W(t, row, at, flip, nan_key);                     \
+                        if (key < floor) continue; /* the floor rose in this sub-block */     \
+                        if (count == trigger) {                                                \
+                            const Key least = (Key)keep_best(buf, count, k);                   \
+                            count = k;                                                         \
+                            if (least == (Key)~(Key)0) {                                       \
+                                closed = 1;                                                    \
+                                break;                                                         \
+                            }                                                                  \
+                            floor = (Key)(least + 1);                                          \
+                            if (key < floor) continue;                                         \
+                        }                                                                      \
+                        buf[count].key = key;                                                  \
+                        buf[count].pos = at;                                                   \
+                        ++count;                                                               \
+                    }                                                                          \
+                }                                                                              \
+            }                                                                                  \
+            i += len;                                                                          \
+        }                                                                                      \
+        if (count > k) select_entries(buf, count, k);                                          \
+        count = count < k ? count : k;                                                         \
+        sort_entries(buf, count);                                                              \
+        return count;                                                                          \
+    }
+
+YAMR__CPU_DEFINE_TOPK_RANGE(16, uint16_t)
+YAMR__CPU_DEFINE_TOPK_RANGE(32, uint32_t)
+YAMR__CPU_DEFINE_TOPK_RANGE(64, uint64_t)
+
+/* One body per instruction set, the dtype a constant inside each case. */
+YAMR__CPU_INLINE size_t range_any(yamr_dtype t, int is_min, int nan_ignore, const void *row,
+                                  size_t begin, size_t end, size_t k, entry *buf, size_t cap)
+{
+    switch (t) {
+    case YAMR_DTYPE_F32:
+        return range32(YAMR_DTYPE_F32, is_min, nan_ignore, nan_ignore, row, begin, end, k, buf,
+                       cap);
+    case YAMR_DTYPE_I32: return range32(YAMR_DTYPE_I32, is_min, 0, 0, row, begin, end, k, buf, cap);
+    case YAMR_DTYPE_U32: return range32(YAMR_DTYPE_U32, is_min, 0, 0, row, begin, end, k, buf, cap);
+    case YAMR_DTYPE_F16:
+        return range16(YAMR_DTYPE_F16, is_min, nan_ignore, nan_ignore, row, begin, end, k, buf,
+                       cap);
+    case YAMR_DTYPE_BF16:
+        return range16(YAMR_DTYPE_BF16, is_min, nan_ignore, nan_ignore, row, begin, end, k, buf,
+                       cap);
+    case YAMR_DTYPE_F64:
+        return range64(YAMR_DTYPE_F64, is_min, nan_ignore, nan_ignore, row, begin, end, k, buf,
+                       cap);
+    default: return range64(YAMR_DTYPE_I64, is_min, 0, 0, row, begin, end, k, buf, cap);
+    }
+}
+
+static size_t range_baseline(yamr_dtype t, int is_min, int nan_ignore, const void *row,
+                             size_t begin, size_t end, size_t k, entry *buf, size_t cap)
+{
+    return range_any(t, is_min, nan_ignore, row, begin, end, k, buf, cap);
+}
+
+#if YAMR__CPU_HAVE_AVX2
+__attribute__((target("avx2"))) static size_t range_avx2(yamr_dtype t, int is_min,
+                                                         int nan_ignore, const void *row,
+                                                         size_t begin, size_t end, size_t k,
+                                                         entry *buf, size_t cap)
+{
+    return range_any(t, is_min, nan_ignore, row, begin, end, k, buf, cap);
+}
+#endif
+
+#if YAMR__CPU_HAVE_AVX512
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static size_t
+range_avx512(yamr_dtype t, int is_min, int nan_ignore, const void *row, size_t begin, size_t end,
+             size_t k, entry *buf, size_t cap)
+{
+    return range_any(t, is_min, nan_ignore, row, begin, end, k, buf, cap);
+}
+#endif
+
+static size_t range_isa(yamr__cpu_isa isa, yamr_dtype t, int is_min, int nan_ignore,
+                        const void *row, size_t begin, size_t end, size_t k, entry *buf,
+                        size_t cap)
+{
+#if YAMR__CPU_HAVE_AVX512
+    if (isa == YAMR__CPU_ISA_AVX512)
+        return range_avx512(t, is_min, nan_ignore, row, begin, end, k, buf, cap);
+#endif
+#if YAMR__CPU_HAVE_AVX2
+    if (isa == YAMR__CPU_ISA_AVX2)
+        return range_avx2(t, is_min, nan_ignore, row, begin, end, k, buf, cap);
+#endif
+    (void)isa;
+    return range_baseline(t, is_min, nan_ignore, row, begin, end, k, buf, cap);
+}
+
+/* ---- Rows over threads ---- */
+
+/* Entries a buffer for a range of `len` elements holds: every element when that is fewer than
+ * 2k + slack, else 2k + slack (> k, so that keeping the k best makes room). */
+static size_t buffer_entries(size_t len, size_t k)
+{
+    size_t want = 2 * k + YAMR__TOPK_CPU_SLACK;
+    if (want < YAMR__TOPK_CPU_LANES_MAX) want = YAMR__TOPK_CPU_LANES_MAX;
+    return len < want ? (len > k ? len : k) : want;
+}
+
+yamr__cpu_topk_split yamr__cpu_topk_plan(const yamr__cpu_config *cfg, size_t rows, size_t cols,
+                                         size_t k, size_t elem)
+{
+    yamr__cpu_topk_split p = {1, 0};
+    const size_t total = rows * cols; /* the matrix checks bound it */
+    p.threads = yamr__cpu_threads_for(cfg, total > (size_t)-1 / elem ? (size_t)-1 : total * elem);
+    if (p.threads <= 1) return p;
+    const size_t per_range = cols / (size_t)p.threads;
+    const size_t need = 16 * k > YAMR__TOPK_CPU_SPLIT_MIN ? 16 * k : YAMR__TOPK_CPU_SPLIT_MIN;
+    if (rows < 4 * (size_t)p.threads && per_range >= need && k <= per_range / 16)
+        p.split = 1;
+    else if (rows < (size_t)p.threads)
+        p.threads = (int)rows;
+    return p;
+}
+
+/* Writes row r's count best (buf) and the fill of the rest. */
+static void write_row(const yamr__topk_call *c, size_t r, const entry *buf, size_t count)
+{
+    const size_t elem = yamr_dtype_size(c->dtype);
+    const unsigned char *row = (const unsigned char *)c->in + r * c->ld * elem;
+    unsigned char *values = (unsigned char *)c->values + r * c->k * elem;
+    int64_t *indices = c->indices ? c->indices + r * c->k : NULL;
+    for (size_t j = 0; j < count; ++j) {
+        memcpy(values + j * elem, row + buf[j].pos * elem, elem);
+        if (indices) indices[j] = (int64_t)buf[j].pos;
+    }
+    const uint64_t empty = yamr__empty_value_bits(c->dtype);
+    for (size_t j = count; j < c->k; ++j) {
+        memcpy(values + j * elem, &empty, elem); /* little-endian */
+        if (indices) indices[j] = -1;
+    }
+}
+
+yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c)
+{
+    const size_t elem = yamr_dtype_size(c->dtype), k = c->k;
+    const int is_min = !c->largest;
+    const yamr__cpu_topk_split p = yamr__cpu_topk_plan(cfg, c->rows, c->cols, k, elem);
+    const size_t threads = (size_t)p.threads;
+    const size_t range_len = p.split ? (c->cols + threads - 1) / threads : c->cols;
+    const size_t cap = buffer_entries(range_len, k);
+    /* Every buffer before any work, so that a failed allocation writes nothing: one per thread,
+     * and for a split the union of the ranges' lists. */
+    const size_t merge = p.split ? threads * k : 0;
+    if (cap > ((size_t)-1 / sizeof(entry) - merge) / threads) return YAMR_ERROR_OUT_OF_MEMORY;
+    entry *all = (entry *)malloc((threads * cap + merge) * sizeof(entry));
+    if (!all) return YAMR_ERROR_OUT_OF_MEMORY;
+    if (p.split) {
+        entry *lists = all + threads * cap;
+        size_t counts[YAMR__CPU_MAX_THREADS];
+        for (size_t r = 0; r < c->rows; ++r) {
+            const void *row = (const unsigned char *)c->in + r * c->ld * elem;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(p.threads) schedule(static, 1)
+#endif
+            for (long long s = 0; s < (long long)threads; ++s) {
+                const size_t begin = (size_t)s * range_len;
+                const size_t end = c->cols - begin < range_len ? c->cols : begin + range_len;
+                entry *buf = all + (size_t)s * cap;
+                const size_t n = begin < end ? range_isa(cfg->isa, c->dtype, is_min, c->nan_ignore,
+                                                         row, begin, end, k, buf, cap)
+                                             : 0;
+                memcpy(lists + (size_t)s * k, buf, n * sizeof(entry));
+                counts[s] = n;
+            }
+            size_t total = 0;
+            for (size_t s = 0; s < threads; ++s) {
+                memmove(lists + total, lists + s * k, counts[s] * sizeof(entry));
+                total += counts[s];
+            }
+            if (total > k) select_entries(lists, total, k);
+            const size_t count = total < k ? total : k;
+            sort_entries(lists, count);
+            write_row(c, r, lists, count);
+        }
+    } else if (threads > 1) {
+#ifdef _OPENMP
+        const size_t per = c->rows / (threads * YAMR__CPU_CHUNKS_PER_THREAD);
+        const int grab = per < 1 ? 1 : per > 4096 ? 4096 : (int)per;
+#pragma omp parallel num_threads(p.threads)
+        {
+            entry *buf = all + (size_t)omp_get_thread_num() * cap;
+#pragma omp for schedule(dynamic, grab)
+            for (long long r = 0; r < (long long)c->rows; ++r) {
+                const void *row = (const unsigned char *)c->in + (size_t)r * c->ld * elem;
+                const size_t n = range_isa(cfg->isa, c->dtype, is_min, c->nan_ignore, row, 0,
+                                           c->cols, k, buf, cap);
+                write_row(c, (size_t)r, buf, n);
+            }
+        }
+#endif
+    } else {
+        for (size_t r = 0; r < c->rows; ++r) {
+            const void *row = (const unsigned char *)c->in + r * c->ld * elem;
+            const size_t n =
+                range_isa(cfg->isa, c->dtype, is_min, c->nan_ignore, row, 0, c->cols, k, all, cap);
+            write_row(c, r, all, n);
+        }
+    }
+    free(all);
+    return YAMR_SUCCESS;
+}

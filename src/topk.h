@@ -1,0 +1,55 @@
+/*
+ * Top-k of each row: the internal call shared by the entry points and the CPU backend (src/) and
+ * the GPU launcher (hip_kernels/topk.hip, or gpu_none.c).
+ *
+ * Order: entry j of a row is position j of a stable sort of the row, largest first for
+ * `largest`, smallest first otherwise (ties by the smaller index; -0.0 equals +0.0, each entry
+ * keeps its own element's bits). Under YAMR_NAN_PROPAGATE NaNs rank before every number (for
+ * both orders), among themselves by index; under YAMR_NAN_IGNORE they are skipped and a row
+ * with fewer than k other elements fills its last entries with index -1 and
+ * yamr__empty_value_bits(dtype).
+ */
+#ifndef YAMR_TOPK_H
+#define YAMR_TOPK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "yamr_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    yamr_dtype dtype;
+    int largest;           /* MAX/ARGMAX: the k largest first; MIN/ARGMIN: the k smallest first */
+    int nan_ignore;
+    const void *in;        /* rows x cols, row r at element r * ld; the context's memory */
+    size_t rows, cols, ld; /* rows >= 1, 1 <= k <= cols <= ld */
+    size_t k;
+    void *values;          /* rows x k elements of dtype, row r's at r * k; the context's memory */
+    int64_t *indices;      /* rows x k, likewise, or NULL */
+    const yamr_plan *plan; /* what to launch (GPU: yamr__topk_gpu_shape()) */
+    int synchronous;       /* GPU: wait on the stream before returning */
+} yamr__topk_call;
+
+/* GPU backend (hip_kernels/topk.hip; gpu_none.c without a GPU backend). */
+yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *call, char *err, size_t errlen);
+
+/*
+ * The GPU plan of a top-k call (src/topk_shape.c, pure: tests call it with made-up devices):
+ * fills plan->kernel, blocks_per_row, grid_blocks, block_threads, index_bits from the device's
+ * facts, the shape and k. plan->call, op, dtype, rows, cols and the rest are the caller's.
+ */
+void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols, size_t k,
+                          size_t elem_size, yamr_plan *plan);
+
+/* Why a top-k plan, into why[cap] (src/topk.c; plan.c's explain() hands top-k plans here). */
+void yamr__topk_explain(const yamr_context *ctx, const yamr_plan *plan, char *why, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* YAMR_TOPK_H */

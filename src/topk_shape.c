@@ -1,0 +1,47 @@
+/* The GPU plan of a top-k call (src/topk.h); the kernels are hip_kernels/topk.hpp's. */
+#include "topk.h"
+
+/* Threads of a top-k block (YAMR__TOPK_THREADS in topk.hpp). */
+#define YAMR__TOPK_BLOCK_THREADS 256
+/* Rows of at most this many elements take a warp each, when k fits a warp's register list
+ * (topk.hpp: two warps' width); longer ones a block or several. */
+#define YAMR__TOPK_WARP_COLS 4096
+/* A block of a row split over several reads at least this many elements, and 32 per k. */
+#define YAMR__TOPK_SPLIT_MIN 8192
+/* Blocks a split aims for per multiprocessor, all rows together; the most per row (at most a
+ * group of the merge kernel's appends: 256 threads x 4). */
+#define YAMR__TOPK_BLOCKS_PER_UNIT 4
+#define YAMR__TOPK_MAX_BLOCKS_PER_ROW 1024
+/* Grid cap: the kernels stride over their rows. */
+#define YAMR__TOPK_MAX_GRID ((size_t)1 << 20)
+
+void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols, size_t k,
+                          size_t elem_size, yamr_plan *plan)
+{
+    (void)elem_size;
+    size_t grid;
+    plan->block_threads = YAMR__TOPK_BLOCK_THREADS;
+    plan->index_bits = cols <= (size_t)INT32_MAX ? 32 : 64;
+    if (cols <= YAMR__TOPK_WARP_COLS && k <= 2 * (size_t)dev->warp_size) {
+        const size_t warps = YAMR__TOPK_BLOCK_THREADS / (size_t)dev->warp_size;
+        plan->kernel = YAMR_KERNEL_LANES_PER_ROW;
+        plan->shape = YAMR_ROWS_WARP_PER_ROW;
+        YAMR__PLAN_LANES_PER_ROW(plan) = (uint32_t)dev->warp_size;
+        plan->blocks_per_row = 1;
+        grid = (rows + warps - 1) / warps;
+    } else {
+        const size_t per_block = YAMR__TOPK_SPLIT_MIN > 32 * k ? YAMR__TOPK_SPLIT_MIN : 32 * k;
+        /* rounded down: a grid of one wave, not one and a bit */
+        const size_t want = (size_t)dev->multiprocessors * YAMR__TOPK_BLOCKS_PER_UNIT / rows;
+        const size_t fit = cols / per_block;
+        size_t bpr = want < fit ? want : fit;
+        if (bpr > YAMR__TOPK_MAX_BLOCKS_PER_ROW) bpr = YAMR__TOPK_MAX_BLOCKS_PER_ROW;
+        if (bpr < 1) bpr = 1;
+        plan->kernel = bpr > 1 ? YAMR_KERNEL_BLOCKS_PER_ROW : YAMR_KERNEL_BLOCK_PER_ROW;
+        plan->shape = bpr > 1 ? YAMR_ROWS_BLOCKS_PER_ROW : YAMR_ROWS_BLOCK_PER_ROW;
+        YAMR__PLAN_LANES_PER_ROW(plan) = 0;
+        plan->blocks_per_row = (int)bpr;
+        grid = rows * bpr;
+    }
+    plan->grid_blocks = (unsigned)(grid < YAMR__TOPK_MAX_GRID ? grid : YAMR__TOPK_MAX_GRID);
+}

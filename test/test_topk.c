@@ -1,0 +1,609 @@
+/*
+ * Top-k of each row (yamr_topk_rows): every dtype, both NaN policies, both orders, k from 1 to
+ * cols, rows of 1 to 2^20 elements, against a host stable sort (reference.c); entry 0 against
+ * yamr_reduce_rows(); outputs poisoned and checked untouched past the answer and on failure; a
+ * table of bad arguments; plans.
+ *
+ * Usage: test_topk cpu | gpu [long]. `gpu` exits 77 (skipped) when there is no GPU; `gpu long`
+ * runs one row of 2^31 + 4099 bf16 elements (4 GiB) and skips when the GPU has no room for it.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "reference.h"
+#include "yamr.h"
+
+#define MAX_ELEMS ((size_t)3 << 19) /* input elements, any dtype */
+#define MAX_OUT 65536               /* output entries (rows x k) */
+#define GUARD 8                     /* poisoned entries past the answer */
+#define POISON 0xa5
+
+static int device = YAMR_DEVICE_CPU;
+static yamr_context *ctx;
+static unsigned char *host_in, *host_values, *host_indices;
+static void *ctx_in, *ctx_values, *ctx_indices;
+static int64_t *order; /* reference positions of one row */
+static int64_t *row_index; /* yamr_reduce_rows() answers */
+static unsigned char *row_value;
+static int failures;
+
+static void failf(const char *fmt, ...)
+{
+    if (++failures > 40) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+static void end_test(const char *name)
+{
+    if (failures) printf("%s: %d failing cases\n", name, failures);
+    assert_int_equal(failures, 0);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    if (yamr_create(&ctx, device) != YAMR_SUCCESS) return -1;
+    host_in = (unsigned char *)malloc(MAX_ELEMS * 8);
+    host_values = (unsigned char *)malloc((MAX_OUT + GUARD) * 8);
+    host_indices = (unsigned char *)malloc((MAX_OUT + GUARD) * 8);
+    order = (int64_t *)malloc(MAX_ELEMS * sizeof *order);
+    row_index = (int64_t *)malloc(MAX_OUT * sizeof *row_index);
+    row_value = (unsigned char *)malloc(MAX_OUT * 8);
+    if (!host_in || !host_values || !host_indices || !order || !row_index || !row_value) return -1;
+    if (yamr_device_alloc(ctx, MAX_ELEMS * 8, &ctx_in) != YAMR_SUCCESS ||
+        yamr_device_alloc(ctx, (MAX_OUT + GUARD) * 8, &ctx_values) != YAMR_SUCCESS ||
+        yamr_device_alloc(ctx, (MAX_OUT + GUARD) * 8, &ctx_indices) != YAMR_SUCCESS)
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    yamr_device_free(ctx, ctx_in);
+    yamr_device_free(ctx, ctx_values);
+    yamr_device_free(ctx, ctx_indices);
+    yamr_destroy(ctx);
+    free(host_in), free(host_values), free(host_indices), free(order), free(row_index);
+    free(row_value);
+    return 0;
+}
+
+static int is_float(yamr_dtype t)
+{
+    return t == YAMR_DTYPE_F32 || t == YAMR_DTYPE_F64 || t == YAMR_DTYPE_F16 ||
+           t == YAMR_DTYPE_BF16;
+}
+
+static uint64_t empty_bits(yamr_dtype t)
+{
+    switch (t) {
+    case YAMR_DTYPE_F32: return 0x7fc00000u;
+    case YAMR_DTYPE_F64: return 0x7ff8000000000000ull;
+    case YAMR_DTYPE_F16: return 0x7e00u;
+    case YAMR_DTYPE_BF16: return 0x7fc0u;
+    default: return 0;
+    }
+}
+
+static void store_bits(yamr_dtype t, void *base, size_t i, uint64_t b)
+{
+    memcpy((unsigned char *)base + i * yamr_dtype_size(t), &b, yamr_dtype_size(t));
+}
+
+/* Poisons the first `entries` + GUARD entries of both outputs. */
+static void poison_outputs(size_t entries)
+{
+    const size_t bytes = (entries + GUARD) * 8;
+    memset(host_values, POISON, bytes);
+    memset(host_indices, POISON, bytes);
+    assert_int_equal(yamr_copy_to_device(ctx, ctx_values, host_values, bytes), YAMR_SUCCESS);
+    assert_int_equal(yamr_copy_to_device(ctx, ctx_indices, host_indices, bytes), YAMR_SUCCESS);
+}
+
+static void fetch_outputs(size_t entries)
+{
+    const size_t bytes = (entries + GUARD) * 8;
+    assert_int_equal(yamr_copy_to_host(ctx, host_values, ctx_values, bytes), YAMR_SUCCESS);
+    assert_int_equal(yamr_copy_to_host(ctx, host_indices, ctx_indices, bytes), YAMR_SUCCESS);
+}
+
+static int untouched(const unsigned char *p, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; ++i)
+        if (p[i] != POISON) return 0;
+    return 1;
+}
+
+/* ---- Data: reference.c's patterns and the sorted and constant rows of this file ---- */
+
+enum { MODE_ASCENDING = PATTERN_COUNT, MODE_DESCENDING, MODE_ALL_EQUAL, MODE_WIDE, MODE_COUNT };
+
+static const char *mode_name(int mode)
+{
+    switch (mode) {
+    case MODE_ASCENDING: return "ascending";
+    case MODE_DESCENDING: return "descending";
+    case MODE_ALL_EQUAL: return "all_equal";
+    case MODE_WIDE: return "wide";
+    default: return pattern_name((data_pattern)mode);
+    }
+}
+
+static int mode_applies(int mode, yamr_dtype t)
+{
+    return mode >= PATTERN_COUNT || pattern_applies((data_pattern)mode, t);
+}
+
+/* Bits of t for a small integer v (|v| < 2048, exact in every dtype; u32 gets v + 2048). */
+static uint64_t small_bits(yamr_dtype t, int64_t v)
+{
+    uint64_t b = 0;
+    float f = (float)v;
+    double d = (double)v;
+    uint32_t u;
+    switch (t) {
+    case YAMR_DTYPE_F32: memcpy(&u, &f, 4); b = u; break;
+    case YAMR_DTYPE_F64: memcpy(&b, &d, 8); break;
+    case YAMR_DTYPE_BF16: memcpy(&u, &f, 4); b = u >> 16; break;
+    case YAMR_DTYPE_F16: {
+        /* half: exact for integers below 2048 */
+        if (v == 0) return 0;
+        const uint32_t sign = v < 0 ? 0x8000u : 0;
+        uint32_t a = (uint32_t)(v < 0 ? -v : v), e = 0;
+        while ((a >> e) > 1) ++e;
+        b = sign | ((e + 15) << 10) | (((a << 10) >> e) & 1023u);
+        break;
+    }
+    case YAMR_DTYPE_I32: b = (uint32_t)(int32_t)v; break;
+    case YAMR_DTYPE_U32: b = (uint32_t)(v + 2048); break;
+    case YAMR_DTYPE_I64: b = (uint64_t)v; break;
+    }
+    return b;
+}
+
+static void fill_row(int mode, yamr_dtype t, void *out, size_t n, uint64_t *rng)
+{
+    if (mode < PATTERN_COUNT) {
+        fill_pattern((data_pattern)mode, t, out, n, rng);
+        return;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        uint64_t b;
+        switch (mode) {
+        case MODE_ASCENDING: b = small_bits(t, (int64_t)(i % 4000) / 2 - 1000); break;
+        case MODE_DESCENDING: b = small_bits(t, 1000 - (int64_t)(i % 4000) / 2); break;
+        case MODE_ALL_EQUAL: b = small_bits(t, 7); break;
+        default: {
+            /* few ties: a wide random value of the dtype, never NaN */
+            const uint64_t r = rng_next(rng);
+            switch (t) {
+            case YAMR_DTYPE_F32: {
+                const float f = (float)((double)(int64_t)(r >> 11) / 9007199254740992.0);
+                uint32_t u;
+                memcpy(&u, &f, 4);
+                b = u;
+                break;
+            }
+            case YAMR_DTYPE_F64: {
+                const double d = (double)(int64_t)(r >> 11) / 9007199254740992.0 - 0.5;
+                memcpy(&b, &d, 8);
+                break;
+            }
+            case YAMR_DTYPE_F16:
+            case YAMR_DTYPE_BF16: b = small_bits(t, (int64_t)(r % 4001) - 2000); break;
+            default: b = r; break;
+            }
+        }
+        }
+        store_bits(t, out, i, b);
+    }
+}
+
+/* ---- Matching a call against the reference ---- */
+
+typedef struct {
+    size_t rows, cols, ld, skew;
+} shape;
+
+/* Short, odd, around a warp and a block, ld > cols, misaligned, many rows, long rows (the
+ * last ones split over threads on the CPU). */
+static const shape shapes[] = {
+    {1, 1, 1, 0},      {3, 2, 2, 0},       {2, 31, 33, 1},     {4, 32, 32, 0},
+    {3, 33, 40, 0},    {2, 255, 255, 0},   {2, 257, 261, 3},   {5, 1000, 1003, 1},
+    {64, 128, 128, 0}, {400, 100, 100, 0}, {1, 4099, 4099, 0}, {2, 70001, 70001, 0},
+    {1, (size_t)1 << 20, (size_t)1 << 20, 0},
+};
+
+static size_t shape_elems(const shape *s) { return s->skew + (s->rows - 1) * s->ld + s->cols; }
+
+/* The k of a shape: 1, 2, a warp, a block, cols - 1, cols (those that fit, each once). */
+static size_t shape_ks(size_t cols, size_t ks[6])
+{
+    const size_t want[6] = {1, 2, 32, 256, cols - 1, cols};
+    size_t count = 0;
+    for (int i = 0; i < 6; ++i) {
+        if (want[i] < 1 || want[i] > cols) continue;
+        int seen = 0;
+        for (size_t j = 0; j < count; ++j) seen |= ks[j] == want[i];
+        if (!seen) ks[count++] = want[i];
+    }
+    return count;
+}
+
+static uint64_t bits_at(yamr_dtype t, const void *base, size_t i) { return load_bits(t, base, i); }
+
+/* Runs one call and checks it; the reference order of each row is computed by the caller once
+ * per op direction (orders[r] for row r, counts[r] valid entries). */
+static void check_call(const shape *s, yamr_dtype t, yamr_op op, yamr_nan_policy p, size_t k,
+                       int async, int64_t *const *orders, const size_t *counts, const char *what)
+{
+    const size_t elem = yamr_dtype_size(t);
+    const int with_index = op == YAMR_OP_ARGMAX || op == YAMR_OP_ARGMIN || async;
+    poison_outputs(s->rows * k);
+    const unsigned char *in = (const unsigned char *)ctx_in + s->skew * elem;
+    const yamr_status st = (async ? yamr_topk_rows_async : yamr_topk_rows)(
+        ctx, op, t, in, s->rows, s->cols, s->ld, k, ctx_values,
+        with_index ? (int64_t *)ctx_indices : NULL);
+    if (st != YAMR_SUCCESS) {
+        failf("%s k %zu %s: %s (%s)", what, k, async ? "async" : "sync", yamr_status_string(st),
+              yamr_last_error(ctx));
+        return;
+    }
+    const size_t entries = s->rows * k;
+    fetch_outputs(entries);
+    if (!untouched(host_values, entries * elem, (entries + GUARD) * 8))
+        failf("%s k %zu: wrote past the last value", what, k);
+    if (!untouched(host_indices, with_index ? entries * 8 : 0, (entries + GUARD) * 8))
+        failf("%s k %zu: wrote %s", what, k, with_index ? "past the last index" : "indices");
+    yamr_plan plan;
+    if (yamr_last_plan(ctx, &plan) != YAMR_SUCCESS || plan.call != YAMR_CALL_TOPK ||
+        plan.k != k || plan.rows != s->rows || plan.cols != s->cols)
+        failf("%s k %zu: the last plan is not this call's", what, k);
+    const unsigned char *host_rows = host_in + s->skew * elem;
+    for (size_t r = 0; r < s->rows; ++r) {
+        const unsigned char *row = host_rows + r * s->ld * elem;
+        for (size_t j = 0; j < k; ++j) {
+            const size_t at = r * k + j;
+            const uint64_t got = bits_at(t, host_values, at);
+            int64_t got_index = 0;
+            if (with_index) memcpy(&got_index, host_indices + at * 8, 8);
+            const int64_t want_index = j < counts[r] ? orders[r][j] : -1;
+            const uint64_t want = want_index >= 0 ? bits_at(t, row, (size_t)want_index)
+                                                  : empty_bits(t);
+            if (got != want || (with_index && got_index != want_index)) {
+                failf("%s k %zu: row %zu entry %zu: got %#llx at %lld, want %#llx at %lld", what,
+                      k, r, j, (unsigned long long)got, (long long)got_index,
+                      (unsigned long long)want, (long long)want_index);
+                return;
+            }
+        }
+        /* entry 0 is what yamr_reduce_rows() gives (a NaN-only row under IGNORE: index -1 in
+         * both, the value canonical in top-k and the first NaN's bits in reduce_rows) */
+        if (with_index && s->rows <= MAX_OUT) {
+            int64_t i0;
+            memcpy(&i0, host_indices + r * k * 8, 8);
+            if (i0 != row_index[r] ||
+                (i0 >= 0 && bits_at(t, host_values, r * k) != bits_at(t, row_value, r)))
+                failf("%s k %zu: row %zu entry 0 (%lld) is not yamr_reduce_rows()'s (%lld)",
+                      what, k, r, (long long)i0, (long long)row_index[r]);
+        }
+    }
+}
+
+/* Every k and op of one shape, dtype, data and policy. */
+static void check_shape(const shape *s, yamr_dtype t, int mode, yamr_nan_policy p,
+                        const char *what)
+{
+    const size_t elem = yamr_dtype_size(t);
+    const unsigned char *host_rows = host_in + s->skew * elem;
+    size_t ks[6];
+    const size_t nk = shape_ks(s->cols, ks);
+    int64_t **orders = (int64_t **)malloc(s->rows * sizeof *orders);
+    size_t *counts = (size_t *)malloc(s->rows * sizeof *counts);
+    assert_non_null(orders);
+    assert_non_null(counts);
+    for (int dir = 0; dir < 2; ++dir) {
+        const yamr_op index_op = dir ? YAMR_OP_ARGMIN : YAMR_OP_ARGMAX;
+        /* references: every row's order, in `order` (rows x cols <= MAX_ELEMS) */
+        for (size_t r = 0; r < s->rows; ++r) {
+            orders[r] = order + r * s->cols;
+            counts[r] = ref_topk_order(index_op, t, p, host_rows + r * s->ld * elem, s->cols,
+                                       orders[r]);
+            assert_true(counts[r] != (size_t)-1);
+        }
+        const void *in = (const unsigned char *)ctx_in + s->skew * elem;
+        assert_int_equal(yamr_reduce_rows(ctx, index_op, t, in, s->rows, s->cols, s->ld,
+                                          ctx_values, (int64_t *)ctx_indices),
+                         YAMR_SUCCESS);
+        assert_int_equal(yamr_copy_to_host(ctx, row_value, ctx_values, s->rows * elem),
+                         YAMR_SUCCESS);
+        assert_int_equal(yamr_copy_to_host(ctx, row_index, ctx_indices, s->rows * 8),
+                         YAMR_SUCCESS);
+        for (size_t ki = 0; ki < nk; ++ki) {
+            if (s->rows * ks[ki] > MAX_OUT) continue;
+            char w[240];
+            snprintf(w, sizeof w, "%s %s", what, yamr_dtype_name(t));
+            const yamr_op value_op = dir ? YAMR_OP_MIN : YAMR_OP_MAX;
+            check_call(s, t, index_op, p, ks[ki], 0, orders, counts, w);
+            check_call(s, t, value_op, p, ks[ki], ki == 0, orders, counts, w);
+        }
+    }
+    free(orders);
+    free(counts);
+}
+
+static void test_topk_matches_reference(void **state)
+{
+    (void)state;
+    uint64_t rng = test_seed();
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; ++si) {
+        const shape *s = &shapes[si];
+        const size_t n = shape_elems(s);
+        const int long_rows = s->cols > 5000;
+        for (int t = 0; t < YAMR_DTYPE_COUNT; ++t) {
+            /* long rows: a float of each width and an integer, few patterns (CPU time) */
+            if (long_rows && t != YAMR_DTYPE_F32 && t != YAMR_DTYPE_I64) continue;
+            for (int mode = 0; mode < MODE_COUNT; ++mode) {
+                if (!mode_applies(mode, (yamr_dtype)t)) continue;
+                if (long_rows && mode != PATTERN_MIXED &&
+                    (t != YAMR_DTYPE_F32 || s->cols > 100000 ||
+                     (mode != MODE_ASCENDING && mode != MODE_ALL_EQUAL && mode != MODE_WIDE)))
+                    continue;
+                const size_t elem = yamr_dtype_size((yamr_dtype)t);
+                memset(host_in, 0, n * elem);
+                for (size_t r = 0; r < s->rows; ++r)
+                    fill_row(mode, (yamr_dtype)t, host_in + (s->skew + r * s->ld) * elem, s->cols,
+                             &rng);
+                assert_int_equal(yamr_copy_to_device(ctx, ctx_in, host_in, n * elem),
+                                 YAMR_SUCCESS);
+                for (int p = 0; p <= YAMR_NAN_IGNORE; ++p) {
+                    if (!is_float((yamr_dtype)t) && p == YAMR_NAN_IGNORE && long_rows) continue;
+                    assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)p), YAMR_SUCCESS);
+                    char what[200];
+                    snprintf(what, sizeof what, "%zux%zu ld %zu skew %zu %s nan=%s", s->rows,
+                             s->cols, s->ld, s->skew, mode_name(mode),
+                             p ? "ignore" : "propagate");
+                    check_shape(s, (yamr_dtype)t, mode, (yamr_nan_policy)p, what);
+                    /* the long rows again on one thread: the split and the whole row agree */
+                    if (long_rows && device == YAMR_DEVICE_CPU && mode == PATTERN_MIXED &&
+                        t == YAMR_DTYPE_F32) {
+                        assert_int_equal(yamr_set_cpu_threads(ctx, 1), YAMR_SUCCESS);
+                        char one[220];
+                        snprintf(one, sizeof one, "%s threads=1", what);
+                        check_shape(s, (yamr_dtype)t, mode, (yamr_nan_policy)p, one);
+                        assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
+                    }
+                }
+            }
+        }
+    }
+    assert_int_equal(yamr_set_nan_policy(ctx, YAMR_NAN_PROPAGATE), YAMR_SUCCESS);
+    end_test("topk_matches_reference");
+}
+
+/* ---- Bad arguments: each refused with its status, nothing written ---- */
+
+typedef struct {
+    const char *name;
+    int null_ctx;
+    yamr_op op;
+    yamr_dtype dtype;
+    int null_in, null_values, null_indices;
+    size_t rows, cols, ld, k;
+    yamr_status want;
+} bad_case;
+
+static void test_bad_arguments_write_nothing(void **state)
+{
+    (void)state;
+    const yamr_op amax = YAMR_OP_ARGMAX;
+    const yamr_dtype f32 = YAMR_DTYPE_F32;
+    const size_t huge = (size_t)1 << 61;
+    const bad_case cases[] = {
+        {"NULL context", 1, amax, f32, 0, 0, 0, 2, 8, 8, 2, YAMR_ERROR_INVALID_VALUE},
+        {"op out of range", 0, (yamr_op)YAMR_OP_COUNT, f32, 0, 0, 0, 2, 8, 8, 2,
+         YAMR_ERROR_INVALID_VALUE},
+        {"dtype out of range", 0, amax, (yamr_dtype)YAMR_DTYPE_COUNT, 0, 0, 0, 2, 8, 8, 2,
+         YAMR_ERROR_INVALID_VALUE},
+        {"NULL in", 0, amax, f32, 1, 0, 0, 2, 8, 8, 2, YAMR_ERROR_INVALID_VALUE},
+        {"NULL values", 0, amax, f32, 0, 1, 0, 2, 8, 8, 2, YAMR_ERROR_INVALID_VALUE},
+        {"NULL indices for ARGMAX", 0, amax, f32, 0, 0, 1, 2, 8, 8, 2, YAMR_ERROR_INVALID_VALUE},
+        {"NULL indices for ARGMIN", 0, YAMR_OP_ARGMIN, f32, 0, 0, 1, 2, 8, 8, 2,
+         YAMR_ERROR_INVALID_VALUE},
+        {"rows 0", 0, amax, f32, 0, 0, 0, 0, 8, 8, 2, YAMR_ERROR_INVALID_VALUE},
+        {"cols 0", 0, amax, f32, 0, 0, 0, 2, 0, 8, 1, YAMR_ERROR_INVALID_VALUE},
+        {"ld < cols", 0, amax, f32, 0, 0, 0, 2, 8, 7, 2, YAMR_ERROR_INVALID_VALUE},
+        {"k 0", 0, amax, f32, 0, 0, 0, 2, 8, 8, 0, YAMR_ERROR_INVALID_VALUE},
+        {"k > cols", 0, amax, f32, 0, 0, 0, 2, 8, 8, 9, YAMR_ERROR_INVALID_VALUE},
+        {"k > cols < ld", 0, amax, f32, 0, 0, 0, 2, 8, 16, 9, YAMR_ERROR_INVALID_VALUE},
+        {"matrix overflows", 0, amax, f32, 0, 0, 0, huge, 8, 8, 2, YAMR_ERROR_INVALID_VALUE},
+        {"rows x k indices overflow", 0, YAMR_OP_MAX, YAMR_DTYPE_F16, 0, 0, 0, huge, 1, 1, 1,
+         YAMR_ERROR_INVALID_VALUE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const bad_case *c = &cases[i];
+        poison_outputs(64);
+        for (int async = 0; async < 2; ++async) {
+            const yamr_status s = (async ? yamr_topk_rows_async : yamr_topk_rows)(
+                c->null_ctx ? NULL : ctx, c->op, c->dtype, c->null_in ? NULL : ctx_in, c->rows,
+                c->cols, c->ld, c->k, c->null_values ? NULL : ctx_values,
+                c->null_indices ? NULL : (int64_t *)ctx_indices);
+            if (s != c->want)
+                failf("%s (%s): %s, want %s", c->name, async ? "async" : "sync",
+                      yamr_status_string(s), yamr_status_string(c->want));
+        }
+        fetch_outputs(64);
+        if (!untouched(host_values, 0, 64 * 8) || !untouched(host_indices, 0, 64 * 8))
+            failf("%s: wrote to the outputs", c->name);
+        /* yamr_plan_for_topk() refuses the same sizes */
+        if (!c->null_ctx && !c->null_in && !c->null_values && !c->null_indices) {
+            yamr_plan plan;
+            memset(&plan, POISON, sizeof plan);
+            const yamr_status s =
+                yamr_plan_for_topk(ctx, c->op, c->dtype, c->rows, c->cols, c->k, &plan);
+            if (c->ld == c->cols && s != c->want)
+                failf("%s: yamr_plan_for_topk %s", c->name, yamr_status_string(s));
+            if (s != YAMR_SUCCESS && !untouched((const unsigned char *)&plan, 0, sizeof plan))
+                failf("%s: yamr_plan_for_topk wrote the plan", c->name);
+        }
+    }
+    end_test("bad_arguments_write_nothing");
+}
+
+/* ---- Plans and the report ---- */
+
+static void test_plan_and_report(void **state)
+{
+    (void)state;
+    yamr_plan plan;
+    assert_int_equal(yamr_plan_for(ctx, YAMR_CALL_TOPK, YAMR_OP_MAX, YAMR_DTYPE_F32, 4, 100, &plan),
+                     YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_plan_for_topk(NULL, YAMR_OP_MAX, YAMR_DTYPE_F32, 4, 100, 5, &plan),
+                     YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_plan_for_topk(ctx, YAMR_OP_MAX, YAMR_DTYPE_F32, 4, 100, 5, NULL),
+                     YAMR_ERROR_INVALID_VALUE);
+    assert_int_equal(yamr_plan_for_topk(ctx, YAMR_OP_ARGMIN, YAMR_DTYPE_F16, 4, 100, 5, &plan),
+                     YAMR_SUCCESS);
+    assert_int_equal(plan.call, YAMR_CALL_TOPK);
+    assert_int_equal(plan.op, YAMR_OP_ARGMIN);
+    assert_int_equal(plan.dtype, YAMR_DTYPE_F16);
+    assert_int_equal(plan.rows, 4);
+    assert_int_equal(plan.cols, 100);
+    assert_int_equal(plan.k, 5);
+    char line[512] = "";
+    assert_int_equal(yamr_plan_describe(ctx, &plan, line, sizeof line), YAMR_SUCCESS);
+    assert_true(strstr(line, "topk") != NULL);
+    if (device == YAMR_DEVICE_CPU) assert_int_equal(plan.kernel, YAMR_KERNEL_CPU);
+    /* other calls' plans carry k = 0 */
+    assert_int_equal(yamr_plan_for(ctx, YAMR_CALL_ROWS, YAMR_OP_MAX, YAMR_DTYPE_F32, 4, 100, &plan),
+                     YAMR_SUCCESS);
+    assert_int_equal(plan.k, 0);
+    /* the report names the last call, k included */
+    memset(host_in, 0, 64 * 4);
+    assert_int_equal(yamr_copy_to_device(ctx, ctx_in, host_in, 64 * 4), YAMR_SUCCESS);
+    assert_int_equal(yamr_topk_rows(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, ctx_in, 2, 32, 32, 3,
+                                    ctx_values, (int64_t *)ctx_indices),
+                     YAMR_SUCCESS);
+    const char *report = yamr_report(ctx);
+    if (!strstr(report, "topk f32 argmax, 2 x 32, k = 3")) {
+        printf("%s\n", report);
+        fail_msg("the report does not name the last top-k call");
+    }
+}
+
+/* ---- One row of 2^31 + 4099 bf16 elements on a GPU (4 GiB): 64-bit positions ---- */
+
+static void test_long_row(void **state)
+{
+    (void)state;
+    const size_t n = ((size_t)1 << 31) + 4099, k = 64;
+    void *dev_in = NULL;
+    if (yamr_device_alloc(ctx, n * 2, &dev_in) != YAMR_SUCCESS) {
+        printf("SKIPPED: no room for %zu bf16 elements on the GPU\n", n);
+        skip();
+    }
+    uint16_t *h = (uint16_t *)malloc(n * 2);
+    assert_non_null(h);
+    /* background: values in [-1, 1) in steps of 1/64 (bf16 0xbf80..0x3f7c), ties everywhere;
+     * planted: values 2 + j / 8 for j < 40 (a few twice, one copy past 2^31), and -4 at the
+     * end for MIN */
+    uint64_t rng = test_seed();
+    for (size_t i = 0; i < n; ++i) {
+        const float v = (float)((int)(rng_next(&rng) % 128) - 64) / 64.0f;
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        h[i] = (uint16_t)(u >> 16);
+    }
+    size_t planted[80];
+    size_t np = 0;
+    for (int j = 0; j < 40; ++j) {
+        const float v = 2.0f + (float)j / 8.0f;
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        const size_t at1 = ((size_t)1 << 31) + 7 * (size_t)j + 3; /* past 2^31 */
+        const size_t at2 = (size_t)j * 53000017u % ((size_t)1 << 31);
+        h[at1] = (uint16_t)(u >> 16);
+        planted[np++] = at1;
+        if (j % 2 == 0) {
+            h[at2] = (uint16_t)(u >> 16);
+            planted[np++] = at2;
+        }
+    }
+    const float lowest = -4.0f;
+    uint32_t lu;
+    memcpy(&lu, &lowest, 4);
+    h[n - 1] = (uint16_t)(lu >> 16);
+    assert_int_equal(yamr_copy_to_device(ctx, dev_in, h, n * 2), YAMR_SUCCESS);
+    poison_outputs(k);
+    assert_int_equal(yamr_topk_rows(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_BF16, dev_in, 1, n, n, k,
+                                    ctx_values, (int64_t *)ctx_indices),
+                     YAMR_SUCCESS);
+    fetch_outputs(k);
+    /* the reference: the planted positions by value (descending), then position */
+    int64_t want[80];
+    for (size_t i = 0; i < np; ++i) want[i] = (int64_t)planted[i];
+    for (size_t i = 1; i < np; ++i)
+        for (size_t j = i; j > 0; --j) {
+            const uint16_t a = h[want[j]], b = h[want[j - 1]];
+            if (a > b || (a == b && want[j] < want[j - 1])) {
+                const int64_t x = want[j];
+                want[j] = want[j - 1];
+                want[j - 1] = x;
+            } else {
+                break;
+            }
+        }
+    for (size_t j = 0; j < k && j < np; ++j) {
+        int64_t got;
+        memcpy(&got, host_indices + j * 8, 8);
+        if (got != want[j]) failf("long row entry %zu: index %lld, want %lld", j, (long long)got,
+                                  (long long)want[j]);
+    }
+    assert_int_equal(yamr_topk_rows(ctx, YAMR_OP_ARGMIN, YAMR_DTYPE_BF16, dev_in, 1, n, n, 1,
+                                    ctx_values, (int64_t *)ctx_indices),
+                     YAMR_SUCCESS);
+    fetch_outputs(1);
+    int64_t got;
+    memcpy(&got, host_indices, 8);
+    if (got != (int64_t)(n - 1)) failf("long row min: index %lld", (long long)got);
+    free(h);
+    yamr_device_free(ctx, dev_in);
+    end_test("long_row");
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_arguments_write_nothing),
+        cmocka_unit_test(test_plan_and_report),
+        cmocka_unit_test(test_topk_matches_reference),
+    };
+    const struct CMUnitTest long_tests[] = {cmocka_unit_test(test_long_row)};
+    if (argc > 1 && strcmp(argv[1], "gpu") == 0) {
+        yamr_context *probe;
+        const yamr_status s = yamr_create(&probe, 0);
+        if (s != YAMR_SUCCESS) {
+            printf("SKIPPED: no GPU (%s); the GPU top-k tests need one\n", yamr_status_string(s));
+            return 77;
+        }
+        yamr_destroy(probe);
+        device = 0;
+        if (argc > 2 && strcmp(argv[2], "long") == 0)
+            return cmocka_run_group_tests_name("topk long (gpu)", long_tests, setup, teardown);
+        return cmocka_run_group_tests_name("topk (gpu)", tests, setup, teardown);
+    }
+    return cmocka_run_group_tests_name("topk (cpu)", tests, setup, teardown);
+}
