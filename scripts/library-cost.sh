@@ -5,7 +5,7 @@
 #     scripts/library-cost.sh LIBRARY [MAX_MB MAX_INSTANCES]
 #
 # Prints one line; with limits, fails when the library is over either. CTest runs it on an NVIDIA
-# build (test `library_cost`), with the limits where the build is for sm_90 alone: 8 MB, 150.
+# build (test `library_cost`; limits from -DYAMR_COST_LIMITS="8;150", issue 34's for sm_90 alone).
 set -euo pipefail
 lib=$1
 bytes=$(stat -L -c %s "$lib")
