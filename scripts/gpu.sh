@@ -4,10 +4,11 @@
 #                                 tests included) and the codegen listings (SASS)
 #   scripts/gpu.sh sanitize       compute-sanitizer memcheck, synccheck and racecheck over the GPU
 #                                 semantics tests (sizes up to 17000: every grid-wide path,
-#                                 the split kernel of each dtype included) and the batched tests
+#                                 the split kernel of each dtype included), the batched tests
+#                                 and the top-k tests
 #   scripts/gpu.sh measure [N]    the race lab (N trials, default 10000), the sweep against CUB
 #                                 for every dtype (and one size above 2^31), the batched shapes
-#                                 (inputs rotated, then resident)
+#                                 (inputs rotated, then resident), top-k
 # Logs and results go to $OUT (default: gpu-out/), packed as one archive per call.
 # cmocka travels in .deps/root (Debian's libcmocka0 + libcmocka-dev unpacked with dpkg -x).
 set -uo pipefail
@@ -85,6 +86,15 @@ elif [ "$mode" = sanitize ]; then
   for tool in memcheck synccheck; do
     sanitized sanitizer-rows-$tool 150 "$no_errors" --tool $tool $build/test/test_rows gpu
   done
+  # top-k: every kernel (the warp, block and split shapes, the merge, rounds of k > a list) on
+  # rows up to 70001 elements
+  export YAMR_TEST_MAX_N=70001
+  for tool in memcheck synccheck; do
+    sanitized sanitizer-topk-$tool 200 "$no_errors" --tool $tool $build/test/test_topk gpu
+  done
+  sanitized racecheck-topk 240 "$no_hazards" --tool racecheck --racecheck-report hazard \
+    $build/test/test_topk gpu
+  unset YAMR_TEST_MAX_N
   echo "sanitize rc=$rc"
 else
   trials=${2:-10000}
@@ -106,6 +116,9 @@ else
     echo "rows, resident inputs rc=$?"; tail -20 "$out/logs/rows-resident.log"
     [ -f bench/rows_torch.py ] && python3 bench/rows_torch.py > "$out/logs/rows-torch.log" 2>&1 && tail -12 "$out/logs/rows-torch.log"
   fi
+  echo "== top-k against the rows argmax and torch.topk"
+  $build/bench/yamr-bench topk --out "$out/report/topk" > "$out/logs/topk.log" 2>&1
+  echo "topk rc=$?"; tail -16 "$out/logs/topk.log"
   grep -E "^(f32|f64|f16|bf16|i32|u32|i64) " "$out/logs/sweep-all.log" | grep -E " (1024|1048576|16777216|268435456) "
 fi
 tar -C "$out" -czf "$out/$mode.tgz" logs $( [ -d "$out/report" ] && echo report ) && rm -rf "$out/logs" "$out/report"
