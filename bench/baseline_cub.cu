@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CUB baselines (NVIDIA builds): DeviceReduce::Max and ::ArgMax for yamr-bench sweep,
  * DeviceSegmentedReduce::Max and ::ArgMax for yamr-bench rows. */
 #include <cstddef>

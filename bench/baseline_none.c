@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The vendor baseline in builds without one (the CPU backend; AMD builds without rocPRIM). */
 #include "sweep_gpu.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rocPRIM baselines (AMD builds; Debian's librocprim-dev): rocprim::reduce with maximum for
  * yamr-bench sweep's max, and with arg_max over an arg_index_iterator for its argmax, in CUB's
  * place. rocprim::arg_max keeps the smaller index on ties and compares with >, as yamr does

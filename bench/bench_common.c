@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "bench_common.h"
 
 #include <errno.h>

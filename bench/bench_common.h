@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What yamr-bench's commands share: who measured (every row carries it). */
 #ifndef YAMR_BENCH_COMMON_H
 #define YAMR_BENCH_COMMON_H

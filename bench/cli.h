@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr-bench's command line, one way for every subcommand: getopt_long underneath, and one style
  * of refusal (one line on stderr naming the subcommand, exit status 2, before any work starts).

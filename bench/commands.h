@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr-bench's subcommands. Each parses its own argv (argv[0] is the subcommand's name) with
  * cli.h and returns the exit status: 0, 1 when the run failed, CLI_USAGE (2) when the command

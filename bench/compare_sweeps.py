@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compare two trees' `yamr-bench sweep` runs made in one call, round by round.
 
     bench/compare_sweeps.py OLD_DIR NEW_DIR [--slower 1.02] [--old-impl V] [--new-impl V]

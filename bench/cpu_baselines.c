@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr-cpu-baselines: the CPU backend next to its baselines, in one process, on the same bytes:
  * yamr's calls, a plain first-index argmax loop in C (this file's compiler and flags: -O3 in a

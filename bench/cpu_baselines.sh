@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The CPU backend beside its baselines, in one run, as one table: yamr on one thread and on all
 # cores, numpy (bench/cpu_numpy.py, /usr/bin/python3: Debian's python3-numpy), a plain
 # first-index argmax loop in C (-O3), and the read ceiling (every thread summing the same bytes

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """numpy's side of bench/cpu_baselines.sh: the same cases as yamr-cpu-baselines, one line each.
 
     /usr/bin/python3 bench/cpu_numpy.py [--n N] [--reps R] [--quick]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr-bench latency: a synchronous call as an HPC loop makes it, timed by the host's clock from
  * the call to the answer in host memory. Per size, in one run: the floor (an empty kernel

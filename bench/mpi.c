@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr-bench mpi: the MPI layer (yamr_mpi.h) against what a user writes without it, in one run,
  * under mpiexec at any number of ranks:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the MPI layer's exchange costs by itself, against MPI_MAXLOC: MPI_Allreduce of 40-byte
  * cells (mpi/yamr_mpi.c's layout) with a user-defined operation, the datatype and operation

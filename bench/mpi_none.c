@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* yamr-bench mpi in a build without the MPI layer (YAMR_WITH_MPI off, or no MPI found). */
 #include <stdio.h>
 

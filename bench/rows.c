@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr-bench rows: the batched reductions on the shapes of their issue, next to a copy.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """PyTorch on the shapes of `yamr-bench rows`, in the same table format.
 
     python3 bench/rows_torch.py [--reps 50] [--warmup 20] [--quick] [--device 0]

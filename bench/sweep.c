@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr-bench sweep: max, argmax and min+max over sizes, dtypes and variants, next to the vendor
  * baseline (CUB on NVIDIA builds), the read ceiling (a plain read of the same input, per size), a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU helpers of yamr-bench sweep and rows: event timing, device fill, the launch floor, and the
  * vendor baselines. */
 #ifndef YAMR_SWEEP_GPU_H

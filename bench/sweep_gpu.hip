@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* yamr-bench sweep and rows, device side: event timing, input generation, the launch floor. */
 #include <algorithm>
 #include <vector>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* yamr-bench sweep's GPU helpers in a build without a GPU backend: the sweep times the CPU. */
 #include <stdio.h>
 

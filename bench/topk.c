@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr-bench topk: yamr_topk_rows() on the shapes of issue 35 and a few more, next to yamr's own
  * rows argmax on the same input (the ceiling a top-k can reach: it reads the same bytes) and,

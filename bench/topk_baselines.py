@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The baselines of `yamr-bench topk` (which runs this script after its own rows): numpy on the
 CPU (np.argpartition, then sorting the k by value with the index as the tie-break) or
 torch.topk(x, k, dim=1, sorted=True) on a GPU, on the same shapes and data.

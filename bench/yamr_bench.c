@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr-bench: the benchmark and the race lab, one subcommand each (the table below), every one
  * parsed the same way (cli.h). `report` is the main job: it runs the race lab and the sweep,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The one rule for YAMR_PLATFORM=auto, used by the configure step (cmake/YamrPlatform.cmake) and
 # by scripts/report.sh (`cmake -P cmake/YamrDetectPlatform.cmake` prints "<platform>|<why>"):
 # NVIDIA when `nvidia-smi -L` lists a GPU, /dev/nvidia0 exists and nvcc is found; AMD when

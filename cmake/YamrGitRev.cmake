@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake -DSOURCE_DIR=... -DGIT=... -DREV=... -DOUT=... -P YamrGitRev.cmake
 # Writes OUT, a header that defines YAMR_BENCH_GIT_REV: REV when given, else the short hash of
 # SOURCE_DIR's HEAD with "-dirty" when tracked files differ from it, else "unknown" (no git).

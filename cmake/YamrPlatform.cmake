@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Resolves YAMR_PLATFORM (auto, nvidia, amd, cpu) and provides yamr_add_hip_sources(), which
 # compiles .hip files for that platform: with nvcc as CUDA on NVIDIA, with hipcc on AMD.
 include(CheckLanguage)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # YAMR_BUILD_TESTS: ON, OFF or AUTO (the default for the top-level project): AUTO builds the
 # tests when cmocka is found and otherwise configures the library alone, saying why in one line;
 # ON asked for explicitly fails without cmocka. The cache keeps what the user asked for; the

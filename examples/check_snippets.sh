@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks that every ```c block of a Markdown page is a piece of a C file that CI compiles, line
 # for line (leading and trailing blanks aside), so that no snippet of the page goes stale.
 #     check_snippets.sh PAGE.md PROGRAM.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Embedding yamr in a C program: open GPU 0 (or the CPU backend when there is no GPU), print
  * what the context found, and take the argmax of a fixed array whose answer is known.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The program of docs/getting-started.md, whole: every snippet of that page is a piece of this
  * file (test/cli/check_snippets.sh checks it). It runs on GPU 0, or on the CPU backend when there

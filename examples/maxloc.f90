@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! Using yamr from Fortran: open GPU 0 (or the CPU backend when there is none), then take
 ! MAXLOC-style answers three ways:
 !  1. a host array, as MAXLOC(x) would (on a GPU context the call copies x to the device);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The argmax of one array spread over the ranks of MPI_COMM_WORLD, one GPU per rank, with yamr's
  * MPI layer (yamr_mpi.h). Uses only the public API; links yamr::mpi.

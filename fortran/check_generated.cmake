@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake -DFYPP=<fypp> -DINPUT=<yamr.fypp> -DOUTPUT=<file> [-DCOMPARE=<yamr.f90>] -P this file:
 # runs fypp on INPUT into OUTPUT; with COMPARE, fails when OUTPUT differs from it (the checked-in
 # fortran/yamr.f90 must be what fortran/yamr.fypp generates).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The thread layer of max / min / argmax / argmin: yamr__best_acc, the best key of yamr_keys.h,
  * the first index holding it and that element's bits; yamr__minmax_acc, a pair of them. */
 #ifndef YAMR_ACC_BEST_HPP

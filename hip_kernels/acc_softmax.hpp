@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The thread layer of softmax statistics: the running (max, sum of exp(x - max)). */
 #ifndef YAMR_ACC_SOFTMAX_HPP
 #define YAMR_ACC_SOFTMAX_HPP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a kernel is given besides its input and its output: the split workspace, the arguments,
  * and the layouts that say where row (or segment) r starts and how long it is. */
 #ifndef YAMR_BATCH_LAYOUT_HPP

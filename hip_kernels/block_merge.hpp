@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The block layer: every thread's accumulator merged into thread 0's by the variant's block
  * algorithm (one file each under block/, chosen by a template parameter).

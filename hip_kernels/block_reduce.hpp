@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The single-block YAMR family: one block reduces one segment of n <= blockDim.x elements.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-dtype device traits: the storage type read from memory and its order-preserving key. */
 #ifndef YAMR_DTYPE_TRAITS_HPP
 #define YAMR_DTYPE_TRAITS_HPP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The GPU backend's state and the runtime-call check shared by the launchers. */
 #ifndef YAMR_GPU_H
 #define YAMR_GPU_H

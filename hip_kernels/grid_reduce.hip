@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid-wide launcher: executes the plan (src/plan.c) of a grid-wide call with the split
  * kernel over one row (split_reduce.hpp), or, for a variant's call that libyamr holds no split
  * instance of, with one block of a thread per element (block_reduce.hpp). */

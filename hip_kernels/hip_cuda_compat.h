@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The HIP subset yamr uses, mapped onto the CUDA runtime. Used on NVIDIA when the HIP
  * NVIDIA-backend headers found do not compile with the CUDA toolkit (Debian's HIP 5.x headers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The batched launchers: rows, segments and softmax statistics, as the plan says (src/plan.c). */
 #include "gpu.h"
 #include "rows_reduce.hpp"

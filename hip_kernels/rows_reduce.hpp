@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Batched reductions: one answer per row of a matrix or per segment of an array. The kernels for
  * many rows are here; the split kernel for few long rows is split_reduce.hpp (the host plans one

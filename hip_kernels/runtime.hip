@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Opening and closing a GPU: the device facts a context caches, and the memory it owns. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The split kernel: several blocks per row (or segment), for few long rows. A grid-wide reduction
  * is this kernel over one row.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scans: every element of a row that one thread (or one lane of a group) owns, handed to
  * an accumulator in increasing index order, in 16-byte vectors where the row allows. */
 #ifndef YAMR_TILE_SCAN_HPP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The top-k launcher: the plan's kernel and blocks per row, in rounds of a list's capacity
  * (topk.hpp). */
 #include "gpu.h"

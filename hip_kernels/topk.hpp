@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Top-k of each row (src/topk.h gives the order and the NaN rules).
  *

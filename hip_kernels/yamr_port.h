@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The portability layer: the only file that tests vendor and architecture macros.
  *

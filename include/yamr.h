@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr: max / min / argmax / argmin reductions on NVIDIA and AMD GPUs (HIP) and on the CPU.
  *

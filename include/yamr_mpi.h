@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr over MPI: reductions of one array (or of column-split rows) spread over the ranks of a
  * communicator, with the semantics of one context on the whole data.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The `mpi` component of the yamr package needs MPI for C (installed; included by yamrConfig.cmake
 # before yamr-mpi-targets.cmake). Without it the component is not found, with the reason.
 find_package(MPI QUIET COMPONENTS C)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr over MPI (include/yamr_mpi.h): the local answer from yamr's public API, then one
  * MPI_Allreduce of self-describing 40-byte cells with a user-defined operation that MPI applies

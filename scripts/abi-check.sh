@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The ABI rule (README, "Versions and ABI"), checked: before 1.0 every minor version is a new
 # ABI, so libyamr's soname is libyamr.so.0.<minor> and yamrConfigVersion.cmake accepts only the
 # same minor (SameMinorVersion); from 1.0 on, libyamr.so.<major> and the same major.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Regenerates the code listings quoted in docs/race-codegen.md: the PTX (sm_90) and the AMD GCN
 # assembly (gfx90a, wave64; gfx1030, wave32) of the three racy kernels, float32, Probe = false:
 #   yamr_max_racy_kernel<W, false>                                          (the seed as written)

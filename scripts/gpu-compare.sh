@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Earlier trees against this one on the GPU machine, in one call: each tree built there, then the
 # grid-wide sweep (queued timing) in rounds that take turns between the trees, `yamr-bench
 # latency` and `yamr-bench rows` of each, and the comparison (bench/compare_sweeps.py).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The MPI layer on the GPU machine, in one call (about 6 minutes with the build), from the repo
 # root with .deps carried:
 #     run: scripts/gpu-mpi.sh        carry: .deps

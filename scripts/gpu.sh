@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The GPU machine's work, in three calls that each fit the device tool's 10-minute limit:
 #   scripts/gpu.sh check          build from this tree, the whole test suite (GPU, MPI and long
 #                                 tests included) and the codegen listings (SASS)

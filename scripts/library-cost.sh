@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The library's cost (issue 34): its size and its kernel instances, counted as one nvcc host stub
 # handle (`__device_stub__...::__handle`) per instance.
 #

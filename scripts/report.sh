@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main job: builds yamr for what this machine can run, then runs `yamr-bench report`: the
 # race lab and the sweep on the GPU, or on the CPU backend and the race simulator when there is
 # no GPU. Prints a summary; every table, the results (CSV, JSON, BabelStream CSV) and the plots

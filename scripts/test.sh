@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The test command: builds yamr in every configuration this machine can build, runs the quick
 # tests, and checks the installed package from the outside. CI runs it on a fresh Debian 12
 # machine without a GPU; it installs the Debian packages it needs when they are missing.
@@ -23,7 +24,8 @@
 #                        and a Fortran-only CMake project), find_package(yamr COMPONENTS ...),
 #                        the MPI example at 2 and 4 ranks with OpenMP's defaults
 #   (g) build/abi        scripts/abi-check.sh: soname, version file and ABI (abidiff) against
-#                        abi/; the typed declarations as scripts/typed-decls.py writes them
+#                        abi/; the typed declarations as scripts/typed-decls.py writes them;
+#                        an SPDX license line in every source file
 #   (f) build/conventions  configure only: tests off without cmocka unless asked for, and the
 #                        CMake/ROCm architecture variables honoured (with nvcc, hipcc)
 #
@@ -467,6 +469,12 @@ wait_bg # (c), (d) and (f)
 begin_step abi "ABI, soname and version file (scripts/abi-check.sh); typed declarations"
 scripts/abi-check.sh
 python3 scripts/typed-decls.py --check
+# LICENSE is MIT; every source file says so in an SPDX line
+untagged=$(git ls-files -- '*.c' '*.h' '*.hip' '*.hpp' '*.cu' '*.f90' '*.fypp' '*.inc' '*.sh' \
+             '*.py' '*.cmake' '*.in' 'CMakeLists.txt' '*/CMakeLists.txt' .ci/run 2> /dev/null \
+           | xargs -r grep -L 'SPDX-License-Identifier: MIT' || true)
+[[ -z $untagged ]] || { echo "no SPDX-License-Identifier line in:" $untagged >&2; exit 1; }
+echo "SPDX-License-Identifier: MIT in every source file"
 end_step
 
 echo

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the typed declarations of include/yamr.h out, one per function, so that each name is
 in the header as text (grep, IDEs): yamr_{max,min,argmax,argmin}_<t>[_async] for each dtype.
 

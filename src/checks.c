@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The messages of refused arguments (checks.h). */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Argument checks that name what they refuse. A failed check writes "<function>: <argument and
  * why>" where yamr_last_error() finds it: the context's buffer, or the calling thread's own when

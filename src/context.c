@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Context lifetime, settings and the device report. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The context object: device facts cached once at creation, and the caller's settings. */
 #ifndef YAMR_CONTEXT_H
 #define YAMR_CONTEXT_H

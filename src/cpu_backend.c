@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CPU backend's decisions: which instruction set a context scans with, and how many threads a
  * call gets. The scans themselves are in cpu_scan.c and cpu_batch.c. */
 #include <stdlib.h>

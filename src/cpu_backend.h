@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CPU backend: what a CPU context decides once (instruction set, thread cap) and the scans
  * that execute it. cpu_backend.c decides, cpu_scan.c scans one array, cpu_batch.c spreads rows,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CPU backend's batched calls: rows, segments and softmax statistics. Many rows (segments)
  * are spread over threads in grabs of whole rows, each grab one call of the fused pass

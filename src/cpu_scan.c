@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CPU scans of one array. Per block of YAMR__CPU_BLOCK elements, the block's best key first:
  * a max over order-preserving integer keys (yamr_keys.h), which compilers vectorize; then, only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The fused pass for short rows and segments: a range of rows (segments) in one function compiled
  * per instruction set, each row read once, its answer kept in registers and written out, with no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Softmax statistics of one row on the CPU, block by block: the block's largest element (float
  * compares; the scan of cpu_scan.c for a block with a NaN, so the NaN policy comes from the

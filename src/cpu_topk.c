@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CPU backend of top-k (src/topk.h): exact, ordered, stable, about one read of the input.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CPU backend of top-k (cpu_topk.c). */
 #ifndef YAMR_CPU_TOPK_H
 #define YAMR_CPU_TOPK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The GPU backend of a build without one: every GPU context is refused. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory helpers: the context's own memory, so that C codes need no GPU header. */
 #include <stdlib.h>
 #include <string.h>

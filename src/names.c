@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Status, variant and dtype names. */
 #include "yamr_internal.h"
 

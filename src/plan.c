@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Plans: what a call runs, decided once by the host before any work (include/yamr.h, "Plans").
  * The launchers in hip_kernels/ execute a plan; nothing after this file chooses a kernel, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reduction entry points: argument checks, dispatch to a backend, and the final write. */
 #include <stdint.h>
 #include <string.h>

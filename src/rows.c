@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Batched reductions (rows, segments, softmax statistics): argument checks, the plan, and the
  * dispatch to a backend (the CPU one: cpu_batch.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Top-k of each row (include/yamr.h, yamr_topk_rows()): argument checks, the plan, and the
  * dispatch to the GPU launcher (yamr__gpu_topk) or the CPU backend (cpu_topk.c). The argument

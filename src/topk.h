@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Top-k of each row: the internal call shared by the entry points and the CPU backend (src/) and
  * the GPU launcher (hip_kernels/topk.hip, or gpu_none.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The GPU plan of a top-k call (src/topk.h); the kernels are hip_kernels/topk.hpp's. */
 #include "topk.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The variant registry and AUTO's selection. Tests and benchmarks iterate over the same table. */
 #include <stddef.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal declarations shared by the host code (src/) and the device launchers (hip_kernels/). */
 #ifndef YAMR_INTERNAL_H
 #define YAMR_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Order-preserving keys: the one encoding every backend reduces.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Batched reductions (include/yamr.h: rows, segments, softmax statistics) against a host
  * reference (reference.c, row by row; softmax statistics in double, two passes), on one backend:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The batched tests' fixture (test_rows): one context on the CPU backend or GPU 0, its buffers,
  * the failure log, the data patterns, the poisoning of outputs and the answer checks shared by

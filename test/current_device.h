@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The calling thread's current GPU, for tests that check that a call leaves it as it found it. */
 #ifndef YAMR_TEST_CURRENT_DEVICE_H
 #define YAMR_TEST_CURRENT_DEVICE_H

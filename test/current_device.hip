@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* current_device.h on the GPU runtime. */
 #include "current_device.h"
 #include "yamr_port.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* current_device.h in a build without a GPU: there is no current GPU. */
 #include "current_device.h"
 

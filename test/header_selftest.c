@@ -1,2 +1,3 @@
+/* SPDX-License-Identifier: MIT */
 /* The public header compiles alone as C99. */
 #include "yamr.h"

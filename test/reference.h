@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tests' host reference: plain comparisons on decoded values, independent of yamr_keys.h. */
 #ifndef YAMR_TEST_REFERENCE_H
 #define YAMR_TEST_REFERENCE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The API contract on the CPU backend: bad arguments, statuses, names, hand-checked answers;
  * the context scratch memory also on GPU 0 when there is one. */
 #include <math.h>

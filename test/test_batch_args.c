@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bad arguments of the batched calls: the status, and nothing written. */
 #include <math.h>
 #include <setjmp.h>

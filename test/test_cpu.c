@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CPU backend's own paths against the host reference (reference.c): every instruction set
  * compiled in that this CPU runs (baseline, AVX2, AVX-512), 1, 2 and 3 threads (the cap; ctest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * n above 2^31 on the GPU (64-bit indices end to end): float32 argmax/argmin/min+max under both
  * NaN policies on 2^31 + 2^20 + 3 elements (8.6 GB), with answers known by construction.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The MPI layer (include/yamr_mpi.h) against one context on the whole data, run under mpiexec
  * at any number of ranks:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shape choice on made-up devices (pure C), as the plan makes it. */
 #include <math.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the race simulator (lab/race/race_sim.h) against its closed forms, and of the claims the
  * seed makes about the racy loop.

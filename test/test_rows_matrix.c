@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Row-wise reductions of matrices (yamr_reduce_rows), and the report naming the last call. */
 #include <math.h>
 #include <setjmp.h>

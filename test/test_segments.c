@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Segmented reductions (yamr_reduce_segments): uneven, empty and decreasing segments. */
 #include <math.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AUTO's decision from faked device properties, on the CPU: it never picks a variant whose
  * correctness on that hardware is not established. */
 #include <setjmp.h>

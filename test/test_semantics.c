@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every semantic of include/yamr.h against the host reference (reference.c), for every dtype, op,
  * NaN policy, data pattern and size, on one backend:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Softmax statistics (yamr_softmax_stats_rows) against a double-precision reference. */
 #include <math.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Independent contexts used from several threads at once (include/yamr.h: "a context is used by
  * one thread at a time; distinct contexts are independent"):

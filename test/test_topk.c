@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Top-k of each row (yamr_topk_rows): every dtype, both NaN policies, both orders, k from 1 to
  * cols, rows of 1 to 2^20 elements, against a host stable sort (reference.c); entry 0 against

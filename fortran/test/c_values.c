@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The C values of every constant the Fortran module mirrors, in the order test_fortran.f90
  * lists them, so that a change to an enum in yamr.h that the module misses fails the test. */
 #include <yamr.h>

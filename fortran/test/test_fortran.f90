@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! The Fortran module against Fortran's own MAXLOC/MINLOC/MAXVAL/MINVAL and the rules of
 ! include/yamr.h, on a CPU context (argument `cpu`) or on GPU 0 (`gpu`, exit 77 without one).
 !

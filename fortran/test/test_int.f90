@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! The integer-kind checks (int_checks.inc) for integer(c_int32_t) and integer(c_int64_t).
 module test_int_i32
     use, intrinsic :: iso_c_binding

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! The real-kind checks (real_checks.inc) for real(c_float) and real(c_double).
 module test_real_f32
     use, intrinsic :: iso_c_binding

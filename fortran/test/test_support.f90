@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! Counting checks and reporting the first failures, for test_fortran.
 module test_support
     use, intrinsic :: iso_c_binding

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared-memory atomic max: exact under any interleaving. */
 #ifndef YAMR_BLOCK_ATOMIC_HPP
 #define YAMR_BLOCK_ATOMIC_HPP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the block algorithms (one file each under block/) share: the race lab's probe, the threads a variant
  * launches, and the algorithm template each variant specializes. */
 #ifndef YAMR_BLOCK_COMMON_HPP

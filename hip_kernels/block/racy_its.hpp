@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The racy loop made correct on any hardware. Round: every thread runs the racy loop; a barrier
  * ends all stores; then every thread checks the settled value against its key and the block votes.

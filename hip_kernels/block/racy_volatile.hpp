@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The seed's loop with a fresh read of the shared value on every pass. Correct for one lockstep
  * warp (the warp's last compare saw a value no smaller than any of its keys, and only the warp
  * itself stores). Across warps a warp can store a smaller key after another warp's last compare:

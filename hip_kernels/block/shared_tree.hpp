@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sequential-addressing tree (seed 004): a barrier between levels while more than one warp
  * holds data, then the last warp unrolled with a warp barrier between levels (a no-op ordering
  * point on lockstep wavefronts, __syncwarp under ITS). blockDim.x is a power of two >= W. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Warp shuffles within each warp, then the first warp over the per-warp results (seed 003), on
  * whole accumulators: each step moves the key, the index and the element together (or the
  * softmax pair), so the first index and the element need no step of their own. The one block

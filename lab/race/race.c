@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr-bench race and merge: the race lab.
  *

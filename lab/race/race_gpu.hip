@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The race lab on the GPU: the library's single-block kernels and the seed kernel, instantiated
  * with the probe. */
 #include <algorithm>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The race lab's measurement of one configuration, on the GPU (race_gpu.hip) or in the
  * simulator (race_sim.h), in one row shape so that both land in the same tables. */
 #ifndef YAMR_RACE_LAB_H

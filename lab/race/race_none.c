@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The race lab's GPU side in a build without a GPU backend: the simulator still runs. */
 #include <stdio.h>
 

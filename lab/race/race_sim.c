@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* race_sim: see race_sim.h for the model and the definitions. */
 #include "race_sim.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * race_sim: a step-level simulator of the seed kernel's racy max loop, and its closed forms.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * yamr-race-sim: prints, as Markdown tables, what the race simulator (race_sim.h) gives for the
  * seed's racy max loop next to the closed forms. docs/race-behaviour.md quotes its output.

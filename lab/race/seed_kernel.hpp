@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The seed kernel as written: the race lab's exhibit, kept out of libyamr (YAMR_VARIANT_RACY is
  * LAB_ONLY in the variant table). One block of n threads per segment, float32 max, with the

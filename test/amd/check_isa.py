@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Reads the AMD assembly of yamr's kernels and checks that each target got real kernels.
 
     check_isa.py --cxx "hipcc" [--flags "..."] --target gfx90a:64 --target gfx1030:32 \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Force-included (-include) into AMD builds to show yamr what a ROCm >= 7.2 device pass sees,
  * on Debian's HIP 5.2: no __AMDGCN_WAVEFRONT_SIZE. HIP 5.2's own headers still need the macro

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Drives yamr-bench through bad command lines and checks each one's exit status, that it wrote
 # nothing on stdout and one line on stderr, and what that line says; then --help of every
 # subcommand (exit 0, usage on stdout); that a refused or killed run leaves no --out folder and a

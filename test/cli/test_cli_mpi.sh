@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # yamr-bench mpi's --out at 2 ranks: a new folder is made once and gets the table (both ranks
 # used to race to make it: the loser stopped before MPI_Init and left the other waiting), and a
 # folder that cannot be made ends every rank with the usage status, one message, no wait; so does

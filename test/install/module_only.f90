@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! A program that uses only the Fortran module (no direct call into libyamr): it must start with
 ! nothing but the documented link line, since its only direct dependency is libyamr_fortran
 ! (scripts/test.sh, step (e)). Exit status 0 when the answer is right.
