@@ -180,6 +180,7 @@ int run_topk(int argc, char **argv)
         }
     }
     if (threads < 0 || reps < 0) return cli_refuse("topk", "--threads and --reps take N >= 0");
+    if (out_dir && cli_out_dir("topk", out_dir)) return CLI_USAGE;
     yamr_context *ctx;
     identity id;
     int on_gpu;
@@ -192,7 +193,7 @@ int run_topk(int argc, char **argv)
     if (out_dir) {
         char path[1024];
         snprintf(path, sizeof path, "%s/topk.csv", out_dir);
-        csv = fopen(path, "w");
+        csv = cli_make_out_dir("topk", out_dir) ? NULL : fopen(path, "w");
         if (!csv) {
             fprintf(stderr, "yamr-bench topk: cannot write %s\n", path);
             yamr_destroy(ctx);

@@ -72,6 +72,7 @@ expect 2 "unknown command 'frobnicate'" frobnicate
 expect 2 "--out /nonexistent/dir/x: cannot create the folder" sweep --out /nonexistent/dir/x
 expect 2 "not a folder" race --out "$scratch/a-file"
 expect 2 "cannot create the folder" report --out "$scratch/a-file/sub"
+expect 2 "cannot create the folder" topk --out "$scratch/a-file/sub"
 # --device: malformed, and an ordinal with no GPU behind it (no GPU here, or not that many)
 expect 2 "--device takes a GPU ordinal (0, 1, ...) or 'cpu', not 'abc'" sweep --device abc
 expect 2 "--device takes a GPU ordinal (0, 1, ...) or 'cpu', not '-1'" rows --device -1
