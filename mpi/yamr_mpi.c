@@ -824,8 +824,8 @@ yamr_status yamr_mpi_topk_rows(yamr_context *ctx, MPI_Comm comm, yamr_op op, yam
 
     /* 5. the merge of each row's sorted lists, rank by rank in column order */
     if (s == YAMR_SUCCESS) {
-        unsigned char *out_values = out;
-        int64_t *out_indices = (int64_t *)(out + rows * k * elem);
+        int64_t *out_indices = (int64_t *)out; /* first: aligned for int64_t whatever elem is */
+        unsigned char *out_values = out + rows * k * sizeof *out_indices;
         const int nan_ignore = nan == YAMR_NAN_IGNORE;
         const uint64_t empty = topk_empty_bits(dtype);
         for (size_t row = 0; row < rows; ++row) {
