@@ -12,6 +12,13 @@
 
 #include "yamr_internal.h"
 
+/* The scans' small helpers: inlined into each instruction set's copy of its caller. */
+#if defined(__GNUC__) || defined(__clang__)
+#define YAMR__CPU_INLINE static inline __attribute__((always_inline))
+#else
+#define YAMR__CPU_INLINE static inline
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -18,12 +18,6 @@
 #include "cpu_backend.h"
 #include "yamr_keys.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define YAMR__CPU_INLINE static inline __attribute__((always_inline))
-#else
-#define YAMR__CPU_INLINE static inline
-#endif
-
 /* ---- Keys in 16, 32 and 64 bits, so that a vector holds as many keys as elements ---- */
 
 YAMR__CPU_INLINE uint16_t ord16(yamr_dtype t, const void *in, size_t i, int *nan)

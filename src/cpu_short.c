@@ -18,13 +18,8 @@
 #include <string.h>
 
 #include "cpu_backend.h"
+#include "cpu_keys.h"
 #include "yamr_keys.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define YAMR__CPU_INLINE static inline __attribute__((always_inline))
-#else
-#define YAMR__CPU_INLINE static inline
-#endif
 
 /* Lanes per row: two 512-bit vectors of keys (four AVX2 vectors, eight SSE2 ones), so that two
  * independent compare-and-select chains hide each other's latency. */
@@ -32,39 +27,13 @@
 #define LANES32 32
 #define LANES64 16
 
-YAMR__CPU_INLINE uint16_t key16(yamr_dtype t, const void *p, size_t i, uint16_t flip,
-                                uint16_t nan_key)
-{
-    const uint16_t bits = ((const uint16_t *)p)[i];
-    const int nan = yamr__is_nan_half(bits, t == YAMR_DTYPE_BF16 ? YAMR_BF16_INF : YAMR_F16_INF);
-    const uint16_t nan_mask = (uint16_t)(0u - (unsigned)nan);
-    return (uint16_t)(((yamr__ord_half16(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask));
-}
-
-YAMR__CPU_INLINE uint32_t key32(yamr_dtype t, const void *p, size_t i, uint32_t flip,
-                                uint32_t nan_key)
-{
-    const uint32_t bits = ((const uint32_t *)p)[i];
-    if (t == YAMR_DTYPE_U32) return bits ^ flip;
-    if (t == YAMR_DTYPE_I32) return yamr__ord_i32(bits) ^ flip;
-    const uint32_t nan_mask = 0u - (uint32_t)yamr__is_nan_f32(bits);
-    return ((yamr__ord_f32(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask);
-}
-
-YAMR__CPU_INLINE uint64_t key64(yamr_dtype t, const void *p, size_t i, uint64_t flip,
-                                uint64_t nan_key)
-{
-    const uint64_t bits = ((const uint64_t *)p)[i];
-    if (t == YAMR_DTYPE_I64) return yamr__ord_i64(bits) ^ flip;
-    const uint64_t nan_mask = 0u - (uint64_t)yamr__is_nan_f64(bits);
-    return ((yamr__ord_f64(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask);
-}
 
 #if defined(__GNUC__) || defined(__clang__)
 /*
  * The lanes as GCC/Clang vectors of 64 bytes (one AVX-512 register, two AVX2 or four SSE2 ones:
- * the compiler splits them): the same key arithmetic as key##W on whole vectors. Compilers do
- * not vectorize a loop that tracks an index of the best, so the vectors are written out.
+ * the compiler splits them): the same key arithmetic as yamr__cpu_key##W on whole vectors.
+ * Compilers do not vectorize a loop that tracks an index of the best, so the vectors are
+ * written out.
  */
 #define YAMR__CPU_VECTORS 1
 /* Vectors pass only between inlined functions, by pointer: no ABI to warn about. */
@@ -294,7 +263,7 @@ YAMR__CPU_INLINE int float_row16(yamr_dtype t, uint16_t sign, const void *in, si
         Key best = 0, at = 0;                                                                  \
         size_t i = YAMR__CPU_ROW_VECTORS(W);                                                   \
         for (; i < n; ++i) {                                                                   \
-            const Key k = key##W(t, in, i, flip, nan_key);                                     \
+            const Key k = yamr__cpu_key##W(t, in, i, flip, nan_key);                               \
             if (k > best) {                                                                    \
                 best = k;                                                                      \
                 at = (Key)i;                                                                   \
@@ -314,7 +283,7 @@ YAMR__CPU_INLINE int float_row16(yamr_dtype t, uint16_t sign, const void *in, si
         }                                                                                      \
         for (size_t c = 0; c < cols; ++c)                                                      \
             for (int j = 0; j < LANES##W; ++j) {                                               \
-                const Key k = key##W(t, in, (size_t)j * ld + c, flip, nan_key);                \
+                const Key k = yamr__cpu_key##W(t, in, (size_t)j * ld + c, flip, nan_key);          \
                 const int better = k > best[j];                                                \
                 best[j] = better ? k : best[j];                                                \
                 at[j] = better ? (Key)c : at[j];                                               \

@@ -12,12 +12,6 @@
 
 #include "cpu_backend.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define YAMR__CPU_INLINE static inline __attribute__((always_inline))
-#else
-#define YAMR__CPU_INLINE static inline
-#endif
-
 /* The polynomials of the exps below, highest degree first (Horner): the Taylor series of exp to
  * r^13 / 13! for double; Cephes' expf for float, whose last step is p r^2 + r + 1. */
 enum { EXP_TAYLOR_TERMS = 14, EXPF_CEPHES_TERMS = 6 };

@@ -27,14 +27,9 @@
 #endif
 
 #include "cpu_backend.h"
+#include "cpu_keys.h"
 #include "cpu_topk.h"
 #include "yamr_keys.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define YAMR__CPU_INLINE static inline __attribute__((always_inline))
-#else
-#define YAMR__CPU_INLINE static inline
-#endif
 
 /* Elements per filter block: long enough that the block's max (a horizontal reduction at its
  * end) costs little per element. A block that may hold a candidate is marked in sub-blocks of
@@ -196,35 +191,6 @@ static uint64_t keep_best(entry *e, size_t n, size_t k)
     return least;
 }
 
-/* ---- Keys in 16, 32 and 64 bits, as yamr_keys.h's split form ---- */
-
-YAMR__CPU_INLINE uint16_t key16(yamr_dtype t, const void *p, size_t i, uint16_t flip,
-                                uint16_t nan_key)
-{
-    const uint16_t bits = ((const uint16_t *)p)[i];
-    const int nan = yamr__is_nan_half(bits, t == YAMR_DTYPE_BF16 ? YAMR_BF16_INF : YAMR_F16_INF);
-    const uint16_t nan_mask = (uint16_t)(0u - (unsigned)nan);
-    return (uint16_t)(((yamr__ord_half16(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask));
-}
-
-YAMR__CPU_INLINE uint32_t key32(yamr_dtype t, const void *p, size_t i, uint32_t flip,
-                                uint32_t nan_key)
-{
-    const uint32_t bits = ((const uint32_t *)p)[i];
-    if (t == YAMR_DTYPE_U32) return bits ^ flip;
-    if (t == YAMR_DTYPE_I32) return yamr__ord_i32(bits) ^ flip;
-    const uint32_t nan_mask = 0u - (uint32_t)yamr__is_nan_f32(bits);
-    return ((yamr__ord_f32(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask);
-}
-
-YAMR__CPU_INLINE uint64_t key64(yamr_dtype t, const void *p, size_t i, uint64_t flip,
-                                uint64_t nan_key)
-{
-    const uint64_t bits = ((const uint64_t *)p)[i];
-    if (t == YAMR_DTYPE_I64) return yamr__ord_i64(bits) ^ flip;
-    const uint64_t nan_mask = 0u - (uint64_t)yamr__is_nan_f64(bits);
-    return ((yamr__ord_f64(bits) ^ flip) & ~nan_mask) | (nan_key & nan_mask);
-}
 
 /* Index of the lowest set bit of w != 0. */
 YAMR__CPU_INLINE unsigned lowest_bit(uint64_t w)
@@ -256,12 +222,12 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
         for (; end - i >= L; i += L) {                                                         \
             _Pragma("omp simd")                                                                \
             for (size_t l = 0; l < L; ++l) {                                                   \
-                const Key key = key##W(t, row, i + l, flip, nan_key);                          \
+                const Key key = yamr__cpu_key##W(t, row, i + l, flip, nan_key);                    \
                 lane[l] = key > lane[l] ? key : lane[l];                                       \
             }                                                                                  \
         }                                                                                      \
         for (size_t l = 0; i + l < end; ++l) {                                                 \
-            const Key key = key##W(t, row, i + l, flip, nan_key);                              \
+            const Key key = yamr__cpu_key##W(t, row, i + l, flip, nan_key);                        \
             lane[l] = key > lane[l] ? key : lane[l];                                           \
         }                                                                                      \
         /* The k-th largest lane maximum, bit by bit from the top: the largest v with at least  \
@@ -330,7 +296,7 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
                 m = 0;                                                                         \
                 _Pragma("omp simd reduction(max : m)")                                         \
                 for (size_t j = 0; j < len; ++j) {                                             \
-                    const Key key = key##W(t, row, i + j, flip, nan_key);                      \
+                    const Key key = yamr__cpu_key##W(t, row, i + j, flip, nan_key);                \
                     m = key > m ? key : m;                                                     \
                 }                                                                              \
             }                                                                                  \
@@ -340,7 +306,7 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
                 const Key threshold = floor;                                                   \
                 _Pragma("omp simd")                                                            \
                 for (size_t j = 0; j < sublen; ++j)                                            \
-                    marks[j] = key##W(t, row, at0 + j, flip, nan_key) >= threshold;            \
+                    marks[j] = yamr__cpu_key##W(t, row, at0 + j, flip, nan_key) >= threshold;      \
                 for (size_t j = sublen; j % 8; ++j) marks[j] = 0;                              \
                 for (size_t w = 0; w < sublen && !closed; w += 8) {                            \
                     uint64_t word;                                                             \
@@ -348,7 +314,7 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
                     while (word) {                                                             \
                         const size_t at = at0 + w + lowest_bit(word) / 8;                      \
                         word &= word - 1;                                                      \
-                        const Key key = key##W(t, row, at, flip, nan_key);                     \
+                        const Key key = yamr__cpu_key##W(t, row, at, flip, nan_key);               \
                         if (key < floor) continue; /* the floor rose in this sub-block */     \
                         if (count == trigger) {                                                \
                             const Key least = (Key)keep_best(buf, count, k);                   \
