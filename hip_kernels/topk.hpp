@@ -301,18 +301,24 @@ __device__ inline void yamr__topk_warp_sort(R (&v)[N])
  * ranks at least as large). Larger k: the bottom, and the first flush makes the threshold.
  */
 #define YAMR__TOPK_SEED_N 4
+/* Entry e (= j * WarpSize + lane in v[j]) of a warp's sorted ranks, in every lane. */
+template <int WarpSize, int N, typename R>
+__device__ inline R yamr__reg_at(const R (&v)[N], int e)
+{
+    R x = yamr__rank_bottom<R>();
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        const R t = yamr__rank_shfl<WarpSize>(v[j], e % WarpSize, false);
+        if (j == e / WarpSize) x = t;
+    }
+    return x;
+}
+
 template <int WarpSize, int N, typename R>
 __device__ inline R yamr__topk_warp_kth(R (&v)[N], int k)
 {
     yamr__topk_warp_sort<WarpSize>(v);
-    const int e = k - 1;
-    R kth = yamr__rank_bottom<R>();
-#pragma unroll
-    for (int j = 0; j < N; ++j) {
-        const R x = yamr__rank_shfl<WarpSize>(v[j], e % WarpSize, false);
-        if (j == e / WarpSize) kth = x;
-    }
-    return kth;
+    return yamr__reg_at<WarpSize>(v, k - 1);
 }
 
 /* The k-th of a warp's sample (positions offset + j * stride, j < YAMR__TOPK_SEED_N, for each
@@ -398,19 +404,6 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
  * in registers, rank e = j * WarpSize + lane in v[j] of that lane. A candidate above the k-th
  * (rare once the threshold settles) is inserted by every lane at once: no shared memory, no
  * sync, no sort. ---- */
-
-/* Entry e of the list, in every lane. */
-template <int WarpSize, int N, typename R>
-__device__ inline R yamr__reg_at(const R (&v)[N], int e)
-{
-    R x = yamr__rank_bottom<R>();
-#pragma unroll
-    for (int j = 0; j < N; ++j) {
-        const R t = yamr__rank_shfl<WarpSize>(v[j], e % WarpSize, false);
-        if (j == e / WarpSize) x = t;
-    }
-    return x;
-}
 
 /* Inserts x (the same in every lane, not in the list) where it belongs; the last entry goes. */
 template <int WarpSize, int N, typename R>
