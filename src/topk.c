@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Top-k of each row (include/yamr.h, yamr_topk_rows()): argument checks, the plan, and the
- * dispatch to the GPU launcher (yamr__gpu_topk) or the CPU backend (cpu_topk.c). The argument
+ * dispatch to the GPU launcher (yamr__gpu_topk) or the CPU backend (cpu/cpu_topk.c). The argument
  * rules are yamr_reduce_rows()'s, plus k.
  */
 #include <stdio.h>
@@ -9,7 +9,7 @@
 
 #include "checks.h"
 #include "context.h"
-#include "cpu_topk.h"
+#include "cpu/cpu_topk.h"
 #include "topk.h"
 
 /* The plan of a top-k call (arguments already checked). */

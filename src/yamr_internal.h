@@ -123,7 +123,7 @@ typedef struct {
 /* Whether the dtype is a floating-point type (has NaN). */
 int yamr__dtype_is_float(yamr_dtype t);
 
-/* The CPU backend: cpu_backend.h. */
+/* The CPU backend: cpu/cpu_backend.h. */
 
 /* ---- GPU backend (hip_kernels/, or gpu_none.c when built without one). ---- */
 
@@ -266,7 +266,18 @@ yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yam
 #define YAMR__QUIET_NAN_F64 0x7ff8000000000000ull
 #define YAMR__QUIET_NAN_F16 0x7e00u
 #define YAMR__QUIET_NAN_BF16 0x7fc0u
-uint64_t yamr__empty_value_bits(yamr_dtype t);
+/* Inline beside its constants: the CPU backend (src/cpu/) and the entry points (rows.c) both
+ * take it, and neither may import it from the other (the backend sits below the entry points). */
+static inline uint64_t yamr__empty_value_bits(yamr_dtype t)
+{
+    switch (t) {
+    case YAMR_DTYPE_F32: return YAMR__QUIET_NAN_F32;
+    case YAMR_DTYPE_F64: return YAMR__QUIET_NAN_F64;
+    case YAMR_DTYPE_F16: return YAMR__QUIET_NAN_F16;
+    case YAMR_DTYPE_BF16: return YAMR__QUIET_NAN_BF16;
+    default: return 0;
+    }
+}
 
 /*
  * The kernel shape for `rows` rows of `cols` elements on a device with these facts (plan.c; pure:
