@@ -277,7 +277,7 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
             ctx, op, dtype, ctx->gpu && one_block_call(call, dtype, cols, aligned), &p.variant);
         if (s != YAMR_SUCCESS) return s;
         if (!ctx->gpu) {
-            /* the CPU backend */
+            yamr__cpu_plan(&ctx->cpu, cols, &p);
         } else if (split_instance_held(yamr__variant_lookup(p.variant), call, dtype, cols,
                                        aligned)) {
             s = plan_grid(ctx, call == YAMR_CALL_MINMAX ? 2 : 1, aligned, &p, err, errlen);
@@ -287,7 +287,7 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
             if (s != YAMR_SUCCESS) return s;
         }
     } else if (!ctx->gpu) {
-        /* the CPU backend */
+        yamr__cpu_plan(&ctx->cpu, rows * cols, &p); /* segments: cols is 0, unused */
     } else if (call == YAMR_CALL_SEGMENTS) {
         plan_segments(ctx, &p);
     } else {
@@ -310,16 +310,7 @@ static void explain(const yamr_context *ctx, const yamr_plan *p, char *why, size
         return;
     }
     switch (p->kernel) {
-    case YAMR_KERNEL_CPU:
-        if (p->call == YAMR_CALL_REDUCE || p->call == YAMR_CALL_MINMAX)
-            snprintf(why, cap, "the CPU backend (%s): block scans in index order, long arrays "
-                               "split over threads",
-                     yamr__cpu_isa_name(ctx->cpu.isa));
-        else
-            snprintf(why, cap, "the CPU backend (%s): %ss spread over threads, a few long ones "
-                               "split",
-                     yamr__cpu_isa_name(ctx->cpu.isa), unit);
-        break;
+    case YAMR_KERNEL_CPU: yamr__cpu_explain(&ctx->cpu, p, why, cap); break;
     case YAMR_KERNEL_SINGLE_BLOCK:
         snprintf(why, cap, "%s: one block, a thread per element (libyamr holds no split "
                            "instance of this call for it: yamr.h, \"Variants\")",

@@ -33,6 +33,8 @@ static void make_topk_plan(const yamr_context *ctx, yamr_op op, yamr_dtype dtype
         p.variant = YAMR_VARIANT_WARP_SHUFFLE; /* as every batched call */
         p.vector_loads = aligned;
         yamr__topk_gpu_shape(&ctx->info, rows, cols, k, yamr_dtype_size(dtype), &p);
+    } else {
+        yamr__cpu_plan(&ctx->cpu, rows * cols, &p); /* the matrix checks bound rows * cols */
     }
     *plan = p;
 }
@@ -40,13 +42,7 @@ static void make_topk_plan(const yamr_context *ctx, yamr_op op, yamr_dtype dtype
 void yamr__topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why, size_t cap)
 {
     if (p->kernel == YAMR_KERNEL_CPU) {
-        const yamr__cpu_topk_split s =
-            yamr__cpu_topk_plan(&ctx->cpu, p->rows, p->cols, p->k, yamr_dtype_size(p->dtype));
-        snprintf(why, cap,
-                 "the CPU backend (%s): a threshold filter per row, %s over %d thread%s",
-                 yamr__cpu_isa_name(ctx->cpu.isa),
-                 s.split ? "each row split and merged" : "rows spread", s.threads,
-                 s.threads == 1 ? "" : "s");
+        yamr__cpu_explain(&ctx->cpu, p, why, cap);
     } else if (p->blocks_per_row > 1) {
         snprintf(why, cap, "%d blocks per row, merged: %zu rows too few to fill %d "
                               "multiprocessors", p->blocks_per_row, p->rows,

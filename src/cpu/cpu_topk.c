@@ -15,8 +15,9 @@
  *  - when the buffer is full it keeps its k best (a selection) and T rises to the least of them.
  * At the end the buffer's k best are sorted. Ascending rows, where every element is a candidate,
  * cost a selection per buffer's worth: O(n) still, with a larger constant.
- * Many rows go over threads a row at a time; a few long rows are each cut into one range per
- * thread, whose top k lists are merged (the union's k best, sorted). Every answer is the same
+ * As the plan says (cpu_backend.c), many rows go over threads a row at a time; a few long rows
+ * are each cut into one range per thread, whose top k lists are merged (the union's k best,
+ * sorted). Every answer is the same
  * for any thread count: the order is total (key, then index).
  */
 #include <stdlib.h>
@@ -48,9 +49,6 @@
 #define YAMR__TOPK_CPU_SHORT_BYTES 65536
 /* The most lanes of that first pass (the buffer must hold as many entries). */
 #define YAMR__TOPK_CPU_LANES_MAX 1024
-/* A row is split over threads only when each range holds at least this many elements and 16
- * per entry of k. */
-#define YAMR__TOPK_CPU_SPLIT_MIN 65536
 
 typedef struct {
     uint64_t key;
@@ -419,22 +417,6 @@ static size_t buffer_entries(size_t len, size_t k)
     return len < want ? (len > k ? len : k) : want;
 }
 
-yamr__cpu_topk_split yamr__cpu_topk_plan(const yamr__cpu_config *cfg, size_t rows, size_t cols,
-                                         size_t k, size_t elem)
-{
-    yamr__cpu_topk_split p = {1, 0};
-    const size_t total = rows * cols; /* the matrix checks bound it */
-    p.threads = yamr__cpu_threads_for(cfg, total > (size_t)-1 / elem ? (size_t)-1 : total * elem);
-    if (p.threads <= 1) return p;
-    const size_t per_range = cols / (size_t)p.threads;
-    const size_t need = 16 * k > YAMR__TOPK_CPU_SPLIT_MIN ? 16 * k : YAMR__TOPK_CPU_SPLIT_MIN;
-    if (rows < 4 * (size_t)p.threads && per_range >= need && k <= per_range / 16)
-        p.split = 1;
-    else if (rows < (size_t)p.threads)
-        p.threads = (int)rows;
-    return p;
-}
-
 /* Writes row r's count best (buf) and the fill of the rest. */
 static void write_row(const yamr__topk_call *c, size_t r, const entry *buf, size_t count)
 {
@@ -457,23 +439,23 @@ yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c
 {
     const size_t elem = yamr_dtype_size(c->dtype), k = c->k;
     const int is_min = !c->largest;
-    const yamr__cpu_topk_split p = yamr__cpu_topk_plan(cfg, c->rows, c->cols, k, elem);
-    const size_t threads = (size_t)p.threads;
-    const size_t range_len = p.split ? (c->cols + threads - 1) / threads : c->cols;
+    const int split = (int)YAMR__PLAN_CPU_SPLIT(c->plan);
+    const size_t threads = YAMR__PLAN_CPU_THREADS(c->plan);
+    const size_t range_len = split ? (c->cols + threads - 1) / threads : c->cols;
     const size_t cap = buffer_entries(range_len, k);
     /* Every buffer before any work, so that a failed allocation writes nothing: one per thread,
      * and for a split the union of the ranges' lists. */
-    const size_t merge = p.split ? threads * k : 0;
+    const size_t merge = split ? threads * k : 0;
     if (cap > ((size_t)-1 / sizeof(entry) - merge) / threads) return YAMR_ERROR_OUT_OF_MEMORY;
     entry *all = (entry *)malloc((threads * cap + merge) * sizeof(entry));
     if (!all) return YAMR_ERROR_OUT_OF_MEMORY;
-    if (p.split) {
+    if (split) {
         entry *lists = all + threads * cap;
         size_t counts[YAMR__CPU_MAX_THREADS];
         for (size_t r = 0; r < c->rows; ++r) {
             const void *row = (const unsigned char *)c->in + r * c->ld * elem;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(p.threads) schedule(static, 1)
+#pragma omp parallel for num_threads((int)threads) schedule(static, 1)
 #endif
             for (long long s = 0; s < (long long)threads; ++s) {
                 const size_t begin = (size_t)s * range_len;
@@ -497,9 +479,8 @@ yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c
         }
     } else if (threads > 1) {
 #ifdef _OPENMP
-        const size_t per = c->rows / (threads * YAMR__CPU_CHUNKS_PER_THREAD);
-        const int grab = per < 1 ? 1 : per > 4096 ? 4096 : (int)per;
-#pragma omp parallel num_threads(p.threads)
+        const int grab = (int)YAMR__PLAN_CPU_GRAB(c->plan);
+#pragma omp parallel num_threads((int)threads)
         {
             entry *buf = all + (size_t)omp_get_thread_num() * cap;
 #pragma omp for schedule(dynamic, grab)
