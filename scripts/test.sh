@@ -7,7 +7,8 @@
 #     scripts/test.sh [--quick | --install]
 #
 #   (a) build/cpu        CPU backend, ctest -L quick (with the MPI layer's tests at 1-4 ranks)
-#   (b) build/cpu-asan   CPU backend, Debug, AddressSanitizer + UBSan, ctest -L quick
+#   (b) build/cpu-asan   CPU backend, Debug, AddressSanitizer + UBSan, ctest -L quick (top-k
+#                        rows up to 140001 elements, the shortest that splits; 2^20 in (a))
 #   (b2) build/cpu-noomp CPU backend without OpenMP (YAMR_WITH_OPENMP=OFF), ctest -L quick
 #   (b3) build/cpu-tsan  CPU backend, clang + LLVM's libomp, ThreadSanitizer: the threaded tests
 #                        (OpenMP threads, and contexts used from several threads at once)
@@ -22,7 +23,7 @@
 #                        in a copy of the tree with a scratch $HOME; then from the outside: a
 #                        C program, a Fortran program that uses only the module (pkg-config,
 #                        and a Fortran-only CMake project), find_package(yamr COMPONENTS ...),
-#                        the MPI example at 2 and 4 ranks with OpenMP's defaults
+#                        the MPI example at 2 and 4 ranks with OpenMP's thread defaults
 #   (g) build/abi        scripts/abi-check.sh: soname, version file and ABI (abidiff) against
 #                        abi/; the typed declarations as scripts/typed-decls.py writes them;
 #                        an SPDX license line in every source file
@@ -32,10 +33,13 @@
 # --quick runs (a) only; --install runs (a), (e), (f) and (g). Build folders are reused, so a
 # second run only rebuilds what changed. (c), (d) and (f) run in the background beside (b) and
 # (e), each into build/logs/STEP.log, printed when it ends: the builds and the single-threaded
-# phases of the others (configure, the tests, the assembly checks) share the cores.
+# phases of the others (configure, the tests, the assembly checks) share the cores. Waiting
+# threads and ranks sleep rather than spin on those shared cores: OMP_WAIT_POLICY=passive
+# (unless set), and with MPICH's ch4:ucx test_mpi's ranks preload .ci/mpi_idle_yield.c. Each
+# step reports its wall and CPU seconds (cpu:95s/cpu160s).
 set -euo pipefail
 
-usage() { sed -n '2,28s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,39s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 install_only=0
