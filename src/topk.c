@@ -47,12 +47,21 @@ void yamr__topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why, 
                  yamr__cpu_isa_name(ctx->cpu.isa),
                  s.split ? "each row split and merged" : "rows spread", s.threads,
                  s.threads == 1 ? "" : "s");
-    } else if (p->blocks_per_row > 1) {
-        snprintf(why, cap, "%d blocks per row, merged: %zu rows too few to fill %d "
-                              "multiprocessors", p->blocks_per_row, p->rows,
-                 ctx->info.multiprocessors);
     } else {
-        snprintf(why, cap, "a block per row");
+        const unsigned slots = YAMR__PLAN_TOPK_SLOTS(p);
+        char lists[96];
+        if (slots)
+            snprintf(lists, sizeof lists, "each warp's own list in registers (%u per lane)",
+                     slots);
+        else
+            snprintf(lists, sizeof lists, "a block's list in shared memory, in rounds");
+        if (p->blocks_per_row > 1)
+            snprintf(why, cap, "%d blocks per row, merged (%zu rows too few to fill %d "
+                               "multiprocessors); %s", p->blocks_per_row, p->rows,
+                     ctx->info.multiprocessors, lists);
+        else
+            snprintf(why, cap, "%s per row; %s",
+                     p->kernel == YAMR_KERNEL_LANES_PER_ROW ? "a warp" : "a block", lists);
     }
 }
 
