@@ -7,7 +7,8 @@
 #     scripts/test.sh [--quick | --install]
 #
 #   (a) build/cpu        CPU backend, ctest -L quick (with the MPI layer's tests at 1-4 ranks)
-#   (b) build/cpu-asan   CPU backend, Debug, AddressSanitizer + UBSan, ctest -L quick
+#   (b) build/cpu-asan   CPU backend, Debug, AddressSanitizer + UBSan, ctest -L quick (top-k
+#                        rows up to 140001 elements, the shortest that splits; 2^20 in (a))
 #   (b2) build/cpu-noomp CPU backend without OpenMP (YAMR_WITH_OPENMP=OFF), ctest -L quick
 #   (b3) build/cpu-tsan  CPU backend, clang + LLVM's libomp, ThreadSanitizer: the threaded tests
 #                        (OpenMP threads, and contexts used from several threads at once)
@@ -22,7 +23,7 @@
 #                        in a copy of the tree with a scratch $HOME; then from the outside: a
 #                        C program, a Fortran program that uses only the module (pkg-config,
 #                        and a Fortran-only CMake project), find_package(yamr COMPONENTS ...),
-#                        the MPI example at 2 and 4 ranks with OpenMP's defaults
+#                        the MPI example at 2 and 4 ranks with OpenMP's thread defaults
 #   (g) build/abi        scripts/abi-check.sh: soname, version file and ABI (abidiff) against
 #                        abi/; the typed declarations as scripts/typed-decls.py writes them;
 #                        an SPDX license line in every source file
@@ -32,10 +33,13 @@
 # --quick runs (a) only; --install runs (a), (e), (f) and (g). Build folders are reused, so a
 # second run only rebuilds what changed. (c), (d) and (f) run in the background beside (b) and
 # (e), each into build/logs/STEP.log, printed when it ends: the builds and the single-threaded
-# phases of the others (configure, the tests, the assembly checks) share the cores.
+# phases of the others (configure, the tests, the assembly checks) share the cores. Waiting
+# threads and ranks sleep rather than spin on those shared cores: OMP_WAIT_POLICY=passive
+# (unless set), and with MPICH's ch4:ucx test_mpi's ranks preload .ci/mpi_idle_yield.c. Each
+# step reports its wall and CPU seconds (cpu:95s/cpu160s).
 set -euo pipefail
 
-usage() { sed -n '2,28s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,39s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 install_only=0
@@ -50,19 +54,40 @@ done
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+mkdir -p "$root/build/logs"
 jobs=$(nproc)
+# OpenMP threads that sleep when idle: the steps run side by side on few cores, and libgomp's
+# default spin-wait then burns the cores the other steps need (test_rows cpu on a busy 2-core
+# machine: 14.8 -> 6.4 CPU s, test_semantics cpu: 4.3 -> 1.9). Results do not depend on it.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 t_start=$SECONDS
 step_results=() # "name:seconds" or "name:skipped", in order
 current_step=""
 step_t0=0
 
 section() { printf '\n=== %s ===\n' "$*"; }
+# cpu_now: sets cpu_s to the user + system seconds of this shell's waited-for children so far
+# (bash's `times`, which must run in this shell, not in a $(...) of its own).
+cpu_now() {
+  local file=$root/build/logs/.times.$BASHPID
+  times > "$file"
+  cpu_s=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+                         printf "%d\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$file")
+  rm -f "$file"
+}
+step_cpu0=0
 begin_step() {
   current_step=$1
   step_t0=$SECONDS
+  cpu_now
+  step_cpu0=$cpu_s
   section "$1: $2"
 }
-end_step() { step_results+=("$current_step:$((SECONDS - step_t0))s"); current_step=""; }
+end_step() {
+  cpu_now
+  step_results+=("$current_step:$((SECONDS - step_t0))s/cpu$((cpu_s - step_cpu0))s")
+  current_step=""
+}
 skip_step() { step_results+=("$1:skipped"); }
 on_exit() {
   local rc=$?
@@ -109,6 +134,27 @@ if [[ -d /usr/local/cuda/bin ]]; then
   export PATH
 fi
 
+# ---- MPI ranks that wait without spinning -------------------------------------------------
+# The MPI tests run up to 4 ranks on CI's 2 cores. Debian's MPICH (ch4:ucx) busy-polls while a
+# rank waits and never yields its core, so each wait spins out a time slice: test_mpi at 3 and 4
+# ranks took 83 and 135 CPU seconds, 97% in UCX's polling. .ci/mpi_idle_yield.c, preloaded into
+# test_mpi's ranks (MPIEXEC_PREFLAGS) in every build that runs them, sleeps 20 us after 16 empty
+# polls: 3 and 5 CPU seconds, same checks, same results. Other MPIs: nothing preloaded.
+mpi_idle_yield=""
+if mpichversion 2> /dev/null | grep -q 'ch4:ucx' && mpiexec --version 2> /dev/null | grep -q HYDRA; then
+  mpi_idle_yield=$root/build/mpi_idle_yield.so
+  "${CC:-cc}" -O2 -shared -fPIC .ci/mpi_idle_yield.c -o "$mpi_idle_yield" -ldl
+fi
+# mpi_preflags <libraries preloaded before it...>: the configure argument for test_mpi's ranks
+mpi_preflags() {
+  if [[ -n $mpi_idle_yield ]]; then
+    local IFS=:
+    echo "-DMPIEXEC_PREFLAGS=-genv;LD_PRELOAD;$*${*:+:}$mpi_idle_yield"
+  else
+    echo "-DMPIEXEC_PREFLAGS="
+  fi
+}
+
 # configure_and_build <folder> <cmake args...>
 configure_and_build() {
   local dir=$1
@@ -133,15 +179,17 @@ quick_tests() {
 # run when one failed.
 bg_pids=()
 bg_names=()
-mkdir -p "$root/build/logs"
 start_bg() {
   local name=$1 desc=$2 fn=$3
   (
     set -euo pipefail
     t0=$SECONDS
+    cpu_now
+    cpu0=$cpu_s
     section "$name: $desc"
     "$fn"
-    echo "$name: done in $((SECONDS - t0))s"
+    cpu_now
+    echo "$name: done in $((SECONDS - t0))s/cpu$((cpu_s - cpu0))s"
   ) > "$root/build/logs/$name.log" 2>&1 &
   bg_pids+=($!)
   bg_names+=("$name")
@@ -158,7 +206,7 @@ wait_bg() {
       failed+=("$name")
       step_results+=("$name:FAILED")
     else
-      step_results+=("$name:$(sed -n "s/^$name: done in \([0-9]*s\)$/\1/p" "$root/build/logs/$name.log")")
+      step_results+=("$name:$(sed -n "s|^$name: done in \([0-9]*s/cpu[0-9]*s\)$|\1|p" "$root/build/logs/$name.log")")
     fi
   done
   bg_pids=()
@@ -172,7 +220,7 @@ wait_bg() {
 
 # ---- (a) CPU ------------------------------------------------------------------------------
 begin_step cpu "CPU backend (build/cpu)"
-configure_and_build build/cpu -DYAMR_PLATFORM=cpu -DYAMR_WITH_MPI=ON
+configure_and_build build/cpu -DYAMR_PLATFORM=cpu -DYAMR_WITH_MPI=ON "$(mpi_preflags)"
 quick_tests build/cpu
 end_step
 
@@ -251,7 +299,7 @@ step_conventions() {
 
 # ---- (c) NVIDIA (in the background) -------------------------------------------------------
 step_nvidia() {
-  configure_and_build build/nvidia -DYAMR_PLATFORM=nvidia
+  configure_and_build build/nvidia -DYAMR_PLATFORM=nvidia "$(mpi_preflags)"
   if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
     echo "GPU: $(nvidia-smi -L | head -n 1)"
   else
@@ -322,9 +370,14 @@ if ((!install_only)); then
 # ---- (b) CPU with sanitizers --------------------------------------------------------------
 begin_step cpu-asan "CPU backend, Debug, ASan + UBSan (build/cpu-asan)"
 sanitize="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+# test_mpi's ranks preload ASan's runtime ahead of the idle-yield library (ASan must load first).
+# topk_cpu: rows up to 140001 elements, the shortest the CPU splits over 2 threads; with its
+# 2^20-element rows (they run in (a)) it took 327 s of this step.
+asan_runtime=$("${CC:-cc}" -print-file-name=libasan.so)
 configure_and_build build/cpu-asan -DYAMR_PLATFORM=cpu -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_FLAGS="$sanitize" -DCMAKE_CXX_FLAGS="$sanitize" \
-  -DCMAKE_EXE_LINKER_FLAGS="$sanitize" -DCMAKE_SHARED_LINKER_FLAGS="$sanitize"
+  -DCMAKE_EXE_LINKER_FLAGS="$sanitize" -DCMAKE_SHARED_LINKER_FLAGS="$sanitize" \
+  "$(mpi_preflags "$asan_runtime")" -DYAMR_TEST_TOPK_MAX_N=140001
 # MPICH and Open MPI see the machine through hwloc, which loads the plugins of libhwloc-plugins
 # where that is installed (Open MPI brings it). Under ASan its PCI plugin takes 20 s a process,
 # and LeakSanitizer reports what it leaves, with no frame to suppress (hwloc unloads it first):
@@ -337,7 +390,7 @@ end_step
 
 # ---- (b2, b3) CPU backend threads: without OpenMP, and under ThreadSanitizer ----------------
 begin_step cpu-noomp "CPU backend without OpenMP, one thread (build/cpu-noomp)"
-configure_and_build build/cpu-noomp -DYAMR_PLATFORM=cpu -DYAMR_WITH_OPENMP=OFF
+configure_and_build build/cpu-noomp -DYAMR_PLATFORM=cpu -DYAMR_WITH_OPENMP=OFF "$(mpi_preflags)"
 quick_tests build/cpu-noomp
 end_step
 
