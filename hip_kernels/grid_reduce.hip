@@ -117,6 +117,29 @@ extern "C" yamr_status yamr__gpu_ask_occupancy(yamr__gpu *gpu, char *err, size_t
     return YAMR_SUCCESS;
 }
 
+/* The batched shapes' half of yamr__gpu_policy_held (rows_reduce.hip). */
+bool yamr__gpu_batch_policy_held(int policy, yamr_dtype dtype, int acc);
+
+extern "C" int yamr__gpu_policy_held(int policy, yamr_dtype dtype, int acc)
+{
+    const yamr__policy *row = yamr__policy_row(policy);
+    const auto held = [](auto, auto) {};
+    switch (row->shape) {
+    case YAMR__SHAPE_GRID: {
+        const int slots = acc == YAMR__ACC_MINMAX ? 2 : 1;
+        const yamr_variant v = YAMR_VARIANT_WARP_SHUFFLE;
+        return with_grid_kernel(policy, dtype, v, slots, 32, false, 0, held) &&
+               with_grid_kernel(policy, dtype, v, slots, 64, false, 0, held) &&
+               with_grid_kernel(policy, dtype, v, slots, 32, true, row->vectors, held) &&
+               with_grid_kernel(policy, dtype, v, slots, 32, true, row->vectors_one_block, held);
+    }
+    case YAMR__SHAPE_SINGLE_BLOCK:
+        return yamr__with_policy(policy, [](auto) {});
+    case YAMR__SHAPE_CPU: return 0;
+    default: return yamr__gpu_batch_policy_held(policy, dtype, acc);
+    }
+}
+
 extern "C" yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype,
                                                       yamr_variant variant, int slots,
                                                       int index_bits, int *blocks, char *err,

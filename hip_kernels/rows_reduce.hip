@@ -58,7 +58,9 @@ static void launch_plan(yamr__gpu *gpu, const yamr__gpu_batch *c, yamr__segment_
     if constexpr (row.shape == YAMR__SHAPE_SPLIT)
         launch_split<Acc, P>(gpu, p, in, layout, args, out);
     else if constexpr (row.shape == YAMR__SHAPE_SEGMENTS)
-        yamr_segments_kernel<Acc, yamr__policy_warp_width(P), row.lanes, row.count,
+        /* a group's elements, not a lane's: test/amd/check_isa.py tells the warp width by the
+         * one 32 or 64 among a kernel's template arguments */
+        yamr_segments_kernel<Acc, yamr__policy_warp_width(P), row.lanes, row.lanes * row.count,
                              row.warp_count, row.vectors, row.min_blocks>
             <<<p->grid_blocks, p->block_threads, 0, gpu->stream>>>(in, (long long)c->rows,
                                                                    layout, args, out);
@@ -78,6 +80,32 @@ static bool launch_policy(yamr__gpu *gpu, const yamr__gpu_batch *c, Layout layou
             found = true;
         }
     });
+    return found;
+}
+
+/* Whether launch_policy() has row `policy`'s kernel for dtype's accumulator `acc` (best or
+ * softmax statistics): yamr__gpu_policy_held (grid_reduce.hip). */
+template <typename Acc>
+static bool batch_held(int policy)
+{
+    bool found = false;
+    yamr__with_policy(policy, [&](auto row_id) {
+        found = yamr__policy_serves_acc<decltype(row_id)::value, Acc>();
+    });
+    return found;
+}
+
+bool yamr__gpu_batch_policy_held(int policy, yamr_dtype dtype, int acc)
+{
+    if (acc == YAMR__ACC_SOFTMAX)
+        return dtype == YAMR_DTYPE_F64   ? batch_held<yamr__softmax_acc<double>>(policy)
+               : dtype == YAMR_DTYPE_F32 ? batch_held<yamr__softmax_acc<float>>(policy)
+                                         : false;
+    if (acc != YAMR__ACC_BEST) return false;
+    bool found = false;
+#define YAMR_HELD_DTYPE(D) found = batch_held<yamr__best_acc<D>>(policy)
+    YAMR_DISPATCH_DTYPE(dtype, YAMR_HELD_DTYPE)
+#undef YAMR_HELD_DTYPE
     return found;
 }
 

@@ -68,8 +68,9 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
  * The segment kernel (a SEGMENTS row, src/policy.h): each block takes YAMR__BLOCK_THREADS /
  * GroupLanes consecutive segments per round, one per group of GroupLanes lanes, and every segment
  * goes to the smallest of three teams that it fits, decided per segment from the offsets:
- *  1. its group, for segments of at most GroupLanes * GroupCount elements: the groups of a warp
- *     reduce their segments side by side (one memory round trip for all), with 32-bit indices;
+ *  1. its group, for segments of at most GroupElements elements (GroupElements / GroupLanes a
+ *     lane): the groups of a warp reduce their segments side by side (one memory round trip for
+ *     all), with 32-bit indices;
  *  2. the whole warp, for segments up to WarpCount elements per lane, one after another, with
  *     32-bit indices;
  *  3. the whole block, for longer ones, one after another, Unroll vectors in flight a thread,
@@ -78,7 +79,7 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
  * barrier, so that rounds with short segments only (the common case) skip teams 2 and 3 with a
  * few instructions. Rounds stride over the grid. MinBlocks: the row's register bound.
  */
-template <typename Acc, int WarpSize, int GroupLanes, int GroupCount, int WarpCount, int Unroll,
+template <typename Acc, int WarpSize, int GroupLanes, int GroupElements, int WarpCount, int Unroll,
           int MinBlocks>
 __global__ void __launch_bounds__(YAMR__BLOCK_THREADS,
                                   YAMR_MIN_BLOCKS(YAMR__BLOCK_THREADS, MinBlocks))
@@ -89,9 +90,10 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
     typedef typename Acc::storage Storage;
     typedef typename Acc::template with_index<int> Narrow; /* teams 1 and 2: short segments */
     if (!yamr__warp_width_matches<WarpSize>()) return;
-    constexpr long long group_max = (long long)GroupLanes * GroupCount;
+    static_assert(GroupElements % GroupLanes == 0, "whole elements a lane");
+    constexpr long long group_max = GroupElements;
     constexpr int glanes = GroupLanes;
-    constexpr int gcount = GroupCount; /* elements per lane */
+    constexpr int gcount = GroupElements / GroupLanes; /* elements per lane */
     constexpr int groups = WarpSize / glanes; /* per warp */
     constexpr int per_block = YAMR__BLOCK_THREADS / GroupLanes;
     constexpr int warp_count = WarpCount;

@@ -165,7 +165,8 @@ typedef struct {
 
 /* The reasons the AMD rows share (each row adds its own fact). */
 #define YAMR__AMD_THREADS "256 threads: 4 waves of 64, one a SIMD of a CDNA CU"
-#define YAMR__RDNA_THREADS "256 threads: 8 waves of 32, 4 a SIMD32 of an RDNA CU"
+#define YAMR__RDNA_THREADS                                                                     \
+    "256 threads: 8 waves of 32 over a CU's 2 SIMD32s (a WGP's 4 in WGP mode)"
 #define YAMR__AMD_BOUND                                                                        \
     "HIP passes the bound as waves per SIMD (amdgpu_waves_per_eu)"
 

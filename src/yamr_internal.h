@@ -180,6 +180,11 @@ yamr_status yamr__gpu_ask_occupancy(yamr__gpu *gpu, char *err, size_t errlen);
 yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
                                            int slots, int index_bits, int *blocks, char *err,
                                            size_t errlen);
+/* Whether this build holds the kernel instances that policy row `policy` runs for dtype's
+ * accumulator `acc` (YAMR__ACC_*): GRID, warp_shuffle's at both index widths and one block of
+ * each chunk; SINGLE_BLOCK, the row; the batched shapes, the row's kernel. -1 in a build with no
+ * GPU backend. Launches nothing (test/test_plan.c asks it for every family's rows). */
+int yamr__gpu_policy_held(int policy, yamr_dtype dtype, int acc);
 
 /* ---- Batched reductions (rows.c; hip_kernels/rows_reduce.hip). ---- */
 

@@ -193,6 +193,70 @@ static void every_family_has_its_rows(void)
         failf("yamr__policy_row");
 }
 
+/* The values a kernel takes as template arguments are never the other warp width:
+ * test/amd/check_isa.py tells an AMD instance's width by the one 32 or 64 among them. */
+static void rows_keep_the_width_readable(void)
+{
+    for (int i = 1; i < YAMR__POLICY_COUNT; ++i) {
+        const yamr__policy *r = &yamr__policies[i];
+        if (r->shape == YAMR__SHAPE_CPU) continue;
+        int f = 0;
+        while (!(r->families & YAMR__FAM(f))) ++f;
+        const int other = yamr__family_warp_width((yamr__family)f) == 32 ? 64 : 32;
+        const int args[] = {r->vectors, r->vectors_one_block, r->lanes,
+                            r->shape == YAMR__SHAPE_SEGMENTS ? r->lanes * r->count : r->count,
+                            r->warp_count, r->min_blocks, r->min_blocks_one_block,
+                            r->min_blocks_wide};
+        for (size_t a = 0; a < sizeof args / sizeof args[0]; ++a)
+            if (args[a] == other)
+                failf("row %s: a template argument of %d, the other warp width", r->name, other);
+    }
+}
+
+/* The registry holds the instance of every row a family's calls can name, in the build of its
+ * vendor, and none of the other vendor's (yamr__gpu_policy_held; -1 in a CPU build). */
+static void registry_holds_every_row(void)
+{
+    int built[YAMR__FAMILY_COUNT];
+    for (int f = YAMR__FAMILY_SM70; f < YAMR__FAMILY_COUNT; ++f) {
+        built[f] = -2;
+        for (int d = 0; d < YAMR_DTYPE_COUNT; ++d) {
+            const int esize = (int)yamr_dtype_size((yamr_dtype)d);
+            const int is_float = d == YAMR_DTYPE_F32 || d == YAMR_DTYPE_F64;
+            static const int shapes[] = {YAMR__SHAPE_GRID,  YAMR__SHAPE_SINGLE_BLOCK,
+                                         YAMR__SHAPE_LANES, YAMR__SHAPE_BLOCK,
+                                         YAMR__SHAPE_SPLIT, YAMR__SHAPE_SEGMENTS};
+            for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+                for (int acc = YAMR__ACC_BEST; acc <= YAMR__ACC_SOFTMAX; ++acc) {
+                    const int shape = shapes[k];
+                    if (acc == YAMR__ACC_MINMAX && shape != YAMR__SHAPE_GRID) continue;
+                    if (acc == YAMR__ACC_SOFTMAX &&
+                        (!is_float || (shape != YAMR__SHAPE_LANES && shape != YAMR__SHAPE_BLOCK &&
+                                       shape != YAMR__SHAPE_SPLIT)))
+                        continue;
+                    if (acc != YAMR__ACC_BEST && shape == YAMR__SHAPE_SINGLE_BLOCK) continue;
+                    const yamr__policy_id id =
+                        yamr__policy_find((yamr__family)f, esize, acc, shape);
+                    const int held = yamr__gpu_policy_held(id, (yamr_dtype)d, acc);
+                    if (held < 0) return; /* no GPU backend: no registry */
+                    if (built[f] == -2) built[f] = held;
+                    if (held != built[f])
+                        failf("family %s: row %s for %s is %s, the family's first was %s",
+                              yamr__family_name((yamr__family)f), yamr__policy_row(id)->name,
+                              yamr_dtype_name((yamr_dtype)d), held ? "held" : "not held",
+                              built[f] ? "held" : "not");
+                }
+        }
+    }
+    if (built[YAMR__FAMILY_SM70] != built[YAMR__FAMILY_SM90] ||
+        built[YAMR__FAMILY_SM80] != built[YAMR__FAMILY_SM90] ||
+        built[YAMR__FAMILY_CDNA] != built[YAMR__FAMILY_RDNA] ||
+        built[YAMR__FAMILY_SM90] == built[YAMR__FAMILY_CDNA])
+        failf("the registry holds the rows of exactly one vendor's families");
+    printf("  registry: the %s rows' instances are held\n",
+           built[YAMR__FAMILY_SM90] ? "NVIDIA" : "AMD");
+}
+
 /* sm_90's rows hold the constants measured on an H100 (docs/performance.md, "Tuning
  * constants"): a change here is a retune, to be measured. */
 static void sm90_rows_are_the_measured_ones(void)
@@ -276,7 +340,9 @@ void test_policy_table(void **state)
 {
     (void)state;
     every_family_has_its_rows();
+    rows_keep_the_width_readable();
     sm90_rows_are_the_measured_ones();
+    registry_holds_every_row();
     static yamr__gpu *const fake_gpu = (yamr__gpu *)&made_up; /* never dereferenced */
     for (size_t i = 0; i < sizeof made_up / sizeof made_up[0]; ++i) {
         const made_up_device *d = &made_up[i];
