@@ -179,6 +179,10 @@ typedef struct {
  * block-team vectors, bound.
  */
 #define YAMR__POLICY_TABLE(X)                                                                  \
+    /* ---- the CPU backend: its threads and splits are decided in src/cpu_backend.c */      \
+    YAMR__ROW_CPU(X, cpu,                                                                      \
+                  "block scans of YAMR__CPU_BLOCK elements in index order; threads for at "    \
+                  "least 256 KiB each, an array split in chunks of 16 blocks (5cae3b7)")       \
     /* ---- NVIDIA: measured on sm_90; sm_70 and sm_80 share the rows (YAMR__FAMILY_TABLE) */ \
     YAMR__ROW_GRID(X, nv_grid_e2, YAMR__NV, 2, YAMR__ACC_ANY, 256, 4, 4, 4, 1, 1, 1,           \
                    "4 vectors: half types' 8 keys a vector cost registers (6b69e70); bound 1: "\
@@ -273,11 +277,7 @@ typedef struct {
     YAMR__ROW_SEGMENTS(X, rdna_segments_e4, YAMR__RDNA, 4, 256, 4, 32, 16, 4, 5,               \
                        "derived, not measured: 8 groups of 4 a wave of 32, as an NVIDIA warp") \
     YAMR__ROW_SEGMENTS(X, rdna_segments_e8, YAMR__RDNA, 8, 256, 8, 16, 16, 4, 4,               \
-                       "derived, not measured: 4 groups of 8 a wave of 32, as an NVIDIA warp") \
-    /* ---- the CPU backend: its threads and splits are decided in src/cpu_backend.c */      \
-    YAMR__ROW_CPU(X, cpu,                                                                      \
-                  "block scans of YAMR__CPU_BLOCK elements in index order; threads for at "    \
-                  "least 256 KiB each, an array split in chunks of 16 blocks (5cae3b7)")
+                       "derived, not measured: 4 groups of 8 a wave of 32, as an NVIDIA warp")
 
 /* Row ids: YAMR__POLICY_<id>, in table order from 1; 0 is no row (a plan made without one). */
 typedef enum {
