@@ -14,7 +14,7 @@
 #endif
 
 #include "cli.h"
-#include "cpu_backend.h" /* yamr__cpu_threads_for: the ceilings use the threads yamr's calls do */
+#include "cpu/cpu_backend.h" /* yamr__cpu_threads_for: the ceilings use the threads yamr's calls do */
 #include "sweep_gpu.h"
 /* YAMR_BENCH_GIT_REV, rewritten at build time when the revision changes (bench/CMakeLists.txt):
  * included here alone, so that a new revision recompiles this file only. */

@@ -31,7 +31,7 @@
 #include <omp.h>
 #endif
 
-#include "cpu_backend.h" /* the scans by instruction set: --in-cache */
+#include "cpu/cpu_backend.h" /* the scans by instruction set: --in-cache */
 #include "yamr.h"
 
 static double now_ms(void)

@@ -35,6 +35,9 @@ struct yamr__gpu {
      * more, kept for the context's lifetime */
     void *topk_workspace;
     size_t topk_workspace_bytes;
+    /* the select kernel's threshold word per row of a split (topk.hpp): zero between calls */
+    unsigned long long *topk_row_words;
+    size_t topk_row_words_n;
 };
 
 /* Records the runtime's message and returns the status for a failed runtime call. */

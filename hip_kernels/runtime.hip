@@ -96,6 +96,7 @@ extern "C" void yamr__gpu_close(yamr__gpu *gpu)
     (void)hipFree(gpu->split_workspace.partials);
     (void)hipFree(gpu->split_workspace.rows_done);
     (void)hipFree(gpu->topk_workspace);
+    (void)hipFree(gpu->topk_row_words);
     free(gpu);
 }
 

@@ -18,18 +18,55 @@ static yamr_status topk_workspace(yamr__gpu *gpu, size_t bytes, char *err, size_
     return YAMR_SUCCESS;
 }
 
+/* The select kernel's row words hold at least `rows`, all zero (the merge kernel zeroes those it
+ * used). */
+static yamr_status topk_row_words(yamr__gpu *gpu, size_t rows, char *err, size_t errlen)
+{
+    if (rows <= gpu->topk_row_words_n) return YAMR_SUCCESS;
+    YAMR_HIP_TRY(hipFree(gpu->topk_row_words), err, errlen);
+    gpu->topk_row_words = NULL;
+    gpu->topk_row_words_n = 0;
+    YAMR_HIP_TRY(hipMalloc(&gpu->topk_row_words, rows * sizeof(unsigned long long)), err, errlen);
+    YAMR_HIP_TRY(hipMemsetAsync(gpu->topk_row_words, 0, rows * sizeof(unsigned long long),
+                                gpu->stream),
+                 err, errlen);
+    gpu->topk_row_words_n = rows;
+    return YAMR_SUCCESS;
+}
+
+/* The select kernel with `slots` (a power of two, at most yamr__topk_select_slots()). */
+template <yamr_dtype Dtype, typename R, int W, int Q = yamr__topk_select_slots()>
+static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream,
+                          const typename yamr__dtype_traits<Dtype>::storage *in,
+                          const yamr__topk_args &a,
+                          typename yamr__dtype_traits<Dtype>::storage *values, long long *indices,
+                          typename yamr__dtype_traits<Dtype>::storage empty)
+{
+    if constexpr (Q > 1) {
+        if (slots < (unsigned)Q) {
+            launch_select<Dtype, R, W, Q / 2>(p, slots, stream, in, a, values, indices, empty);
+            return;
+        }
+    }
+    yamr_topk_select_kernel<Dtype, R, W, Q>
+        <<<p->grid_blocks, YAMR__TOPK_THREADS, yamr__topk_select_smem<Dtype, W, Q, R>(), stream>>>(
+            in, a, values, indices, empty);
+}
+
 template <yamr_dtype Dtype, typename R>
 static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
 {
     typedef typename yamr__dtype_traits<Dtype>::storage storage;
     const yamr_plan *p = c->plan;
-    const size_t list_max = (size_t)R::list_max;
+    const unsigned slots = YAMR__PLAN_TOPK_SLOTS(p);
+    const size_t list_max = slots ? c->k : (size_t)R::list_max;
     const size_t round_k = c->k < list_max ? c->k : list_max;
     const size_t rounds = (c->k + list_max - 1) / list_max;
     const size_t bpr = (size_t)p->blocks_per_row;
     const size_t partial_bytes = bpr > 1 ? c->rows * bpr * round_k * sizeof(R) : 0;
     const size_t bound_bytes = rounds > 1 ? c->rows * sizeof(R) : 0;
     yamr_status s = topk_workspace(gpu, partial_bytes + bound_bytes, err, errlen);
+    if (s == YAMR_SUCCESS && slots && bpr > 1) s = topk_row_words(gpu, c->rows, err, errlen);
     if (s != YAMR_SUCCESS) return s;
 
     yamr__topk_args a;
@@ -42,6 +79,8 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
     a.out_k = (long long)c->k;
     a.partials = gpu->topk_workspace;
     a.bounds = rounds > 1 ? (char *)gpu->topk_workspace + partial_bytes : NULL;
+    a.warp_per_row = p->kernel == YAMR_KERNEL_LANES_PER_ROW;
+    a.row_words = slots && bpr > 1 ? gpu->topk_row_words : NULL;
     const storage empty = (storage)yamr__empty_value_bits(c->dtype);
     const storage *in = (const storage *)c->in;
     storage *values = (storage *)c->values;
@@ -57,15 +96,12 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
             constexpr int W = decltype(width)::value;
             const size_t smem =
                 ((size_t)a.list_size + yamr__topk_buffer<yamr__topk_block_team>()) * sizeof(R);
-            if (p->kernel == YAMR_KERNEL_LANES_PER_ROW) {
-                yamr_topk_warp_kernel<Dtype, R, W>
-                    <<<p->grid_blocks, YAMR__TOPK_THREADS, 0, gpu->stream>>>(in, a, values,
-                                                                           indices, empty);
-                return;
-            }
-            yamr_topk_kernel<Dtype, R, W>
-                <<<p->grid_blocks, YAMR__TOPK_THREADS, smem, gpu->stream>>>(in, a, values,
-                                                                          indices, empty);
+            if (slots)
+                launch_select<Dtype, R, W>(p, slots, gpu->stream, in, a, values, indices, empty);
+            else
+                yamr_topk_kernel<Dtype, R, W>
+                    <<<p->grid_blocks, YAMR__TOPK_THREADS, smem, gpu->stream>>>(in, a, values,
+                                                                              indices, empty);
             if (bpr > 1)
                 yamr_topk_merge_kernel<Dtype, R, W>
                     <<<merge_grid, YAMR__TOPK_THREADS, smem, gpu->stream>>>(in, a, values,

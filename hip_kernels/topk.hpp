@@ -8,25 +8,23 @@
  * ranks, largest first" is exactly the stable order the API promises, whatever order threads
  * see the elements in.
  *
- * A team (a block, or a warp) keeps the best ranks seen so far, sorted, in shared memory (the
- * list: a power of two >= k) and the k-th of them as a threshold. Its threads read their
- * elements in coalesced steps and append only the ranks not below the threshold to a shared
- * buffer; when the buffer may not hold another group of appends, the team sorts it (bitonic) and
- * merges it into the list, which raises the threshold. The first threshold comes from a sample
- * (yamr__topk_seed), so that on random data almost every element fails one compare from the
- * start and the scan runs at the speed of the read; ordered data costs more flushes, never a
- * different result.
- *
- * A warp per short row keeps its list in registers instead (yamr__reg_*, k of at most two
- * warps' width) and inserts the rare candidate above its k-th directly: no shared memory, no
- * sync, no sort (on a block's longer parts, where early candidates are many, the inserts'
- * one-at-a-time cost lost to the buffer's sorts).
- *
- * Kernels (the plan's kernel and blocks_per_row, src/topk_shape.c): a warp per row for short
- * rows and small k; a block per row; several blocks per row, each leaving its sorted list in the
- * workspace, and a second kernel (a block per row) merging those lists and writing the answer.
- * k above a list's capacity is answered in rounds of that capacity: each round takes the best
- * ranks strictly below the last rank of the round before, kept per row in the workspace.
+ * Two ways to keep the best ranks seen so far (src/topk_shape.c picks by k):
+ *  - warp select (k <= yamr__topk_select_slots() warps' width): each warp keeps its own sorted
+ *    list in registers and its own candidate buffer, and no step of a scan waits for another
+ *    warp. A thread compares the keys it loaded with the threshold's key; the rare hits go to
+ *    the buffer at once (a prefix sum of the lanes' counts), and a full buffer is sorted and
+ *    merged into the list with shuffles. The threshold is the best lower bound of the answer's
+ *    k-th known: the warp's own k-th, a seed from group maxima, and the words the block's other
+ *    warps and the row's other blocks publish. A block's warps merge their lists at the end.
+ *  - a block's shared list (larger k): a list of a power of two >= k ranks in shared memory and
+ *    a shared buffer of candidates, flushed by a bitonic sort of the whole block; k above its
+ *    capacity goes in rounds of that capacity, each taking the best ranks strictly below the
+ *    last rank of the round before (kept per row in the workspace).
+ * Either way, a row is a warp's (short rows), a block's, or several blocks' (few long rows):
+ * then each leaves its sorted list in the workspace and yamr_topk_merge_kernel (a block per row)
+ * merges them and writes the answer. On random data almost every element fails one compare
+ * from the start, so the scan runs near the speed of the read; ordered data costs more flushes,
+ * never a different result.
  */
 #ifndef YAMR_TOPK_HPP
 #define YAMR_TOPK_HPP
@@ -400,79 +398,320 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
     if (*st.count > 0) yamr__topk_flush<Team>(st); /* settle's syncs ordered the last appends */
 }
 
-/* ---- Register lists: for k <= N * WarpSize, a warp keeps its best N * WarpSize ranks sorted
- * in registers, rank e = j * WarpSize + lane in v[j] of that lane. A candidate above the k-th
- * (rare once the threshold settles) is inserted by every lane at once: no shared memory, no
- * sync, no sort. ---- */
+/* ---- Warp select: each warp its own list, in registers ----
+ *
+ * For k up to Q * WarpSize (Q <= YAMR__TOPK_SELECT_SLOTS(R)), each warp keeps its own list of
+ * Q * WarpSize ranks sorted largest first in registers (entry e = j * WarpSize + lane is v[j] of
+ * that lane) and its own candidate buffer in shared memory, so that no step of a scan waits for
+ * another warp. A thread first compares only the keys of what it loaded with the threshold's key
+ * (equal keys pass): most loads of random data end there, at the cost of an argmax's compare.
+ * Candidates go to the buffer by ballot; a full buffer is sorted a list's length at a time and
+ * merged into the list, all in registers and shuffles. The threshold is the largest lower bound
+ * of the answer's k-th rank known: the warp's own k-th, a seed from the warp's first loads, and
+ * the words other warps of the block and other blocks of the row publish (each warp's k-th alone
+ * is such a bound: that warp holds k ranks at least as large). A stale word is still a bound, so
+ * words are read without a barrier.
+ */
 
-/* Inserts x (the same in every lane, not in the list) where it belongs; the last entry goes. */
-template <int WarpSize, int N, typename R>
-__device__ inline void yamr__reg_insert(R (&v)[N], const R &x)
+/* The word a rank publishes (rank32: the rank; rank64: its key), and the least rank of a word
+ * or of a key: at or below every rank that has it. */
+__device__ inline unsigned long long yamr__rank_word(yamr__rank32 r) { return r.w; }
+__device__ inline unsigned long long yamr__rank_word(yamr__rank64 r) { return r.key; }
+__device__ inline void yamr__rank_of_word(yamr__rank32 &r, unsigned long long w) { r.w = w; }
+__device__ inline void yamr__rank_of_word(yamr__rank64 &r, unsigned long long w)
+{
+    r.key = w;
+    r.ncol = 0;
+}
+__device__ inline void yamr__rank_of_key(yamr__rank32 &r, unsigned long long key) { r.w = key << 32; }
+__device__ inline void yamr__rank_of_key(yamr__rank64 &r, unsigned long long key)
+{
+    r.key = key;
+    r.ncol = 0;
+}
+__device__ inline unsigned long long yamr__rank_key(yamr__rank32 r) { return r.w >> 32; }
+__device__ inline unsigned long long yamr__rank_key(yamr__rank64 r) { return r.key; }
+
+/* Slots per lane of a warp's list, at most (src/topk_shape.c picks): 4, that is k up to 128 on
+ * NVIDIA. Measured on an H100: 128 x 32000, k 256, took 183 us with 8 slots where the shared
+ * list of yamr_topk_kernel takes 124 us (the sorts of 8 slots per lane cost more than the read). */
+__host__ __device__ constexpr int yamr__topk_select_slots() { return 4; }
+
+/* A bitonic sequence of the warp's Q * WarpSize ranks, sorted largest first. */
+template <int WarpSize, int Q, typename R>
+__device__ inline void yamr__reg_clean(R (&v)[Q])
 {
     const int lane = threadIdx.x % WarpSize;
-    int pos = 0;
 #pragma unroll
-    for (int j = 0; j < N; ++j)
-        pos += yamr__popc_mask(yamr__ballot<WarpSize>(yamr__rank_gt(v[j], x)));
-    R t[N]; /* entry e - 1, for lanes > 0; lane 0 takes slot j - 1's from lane WarpSize - 1 */
+    for (int stride = Q * WarpSize / 2; stride > 0; stride /= 2) {
 #pragma unroll
-    for (int j = 0; j < N; ++j)
-        t[j] = yamr__rank_shfl<WarpSize>(v[j], (lane + WarpSize - 1) % WarpSize, false);
-#pragma unroll
-    for (int j = 0; j < N; ++j) {
-        const int e = j * WarpSize + lane;
-        const R before = lane > 0 ? t[j] : j > 0 ? t[j - 1] : x;
-        if (e == pos)
-            v[j] = x;
-        else if (e > pos)
-            v[j] = before;
-    }
-}
-
-/* Offers every lane's candidate where `pass` to the list; kth and threshold follow it. */
-template <int WarpSize, int N, typename R>
-__device__ inline void yamr__reg_offer(R (&v)[N], int k, bool pass, const R &r, R &kth, R &threshold)
-{
-    yamr__lane_mask m = yamr__ballot<WarpSize>(pass);
-    while (m) { /* the same mask in every lane */
-        const R x = yamr__rank_shfl<WarpSize>(r, yamr__lowest_lane(m), false);
-        m &= m - 1;
-        if (yamr__rank_gt(x, kth)) {
-            yamr__reg_insert<WarpSize>(v, x);
-            kth = yamr__reg_at<WarpSize>(v, k - 1);
-            threshold = yamr__rank_max(threshold, kth);
+        for (int j = 0; j < Q; ++j) {
+            if (stride >= WarpSize) {
+                const int partner = j ^ (stride / WarpSize);
+                if (partner > j) yamr__rank_order(v[j], v[partner], true);
+            } else {
+                const R o = yamr__rank_shfl<WarpSize>(v[j], stride, true);
+                if (yamr__rank_gt(o, v[j]) == ((lane & stride) == 0)) v[j] = o;
+            }
         }
     }
 }
 
-/* yamr__topk_scan for one warp and a register list (empty at the start). */
-template <int WarpSize, int N, int Unroll, typename R, typename Source>
-__device__ inline void yamr__topk_reg_scan(R (&v)[N], long long n, int k, bool has_bound, R bound,
-                                           const Source &src)
+/* v becomes the best Q * WarpSize of v and s, both sorted largest first: the larger of v's entry
+ * e and s's entry L - 1 - e is, over all e, the best L of both, as one bitonic sequence. */
+template <int WarpSize, int Q, typename R>
+__device__ inline void yamr__reg_merge(R (&v)[Q], const R (&s)[Q])
 {
     const int lane = threadIdx.x % WarpSize;
-    R threshold = yamr__topk_warp_seed<WarpSize>(n, k, has_bound, bound, src, lane, WarpSize);
-    R kth = yamr__rank_bottom<R>();
-    for (long long base = 0; base < n; base += (long long)Unroll * WarpSize) {
-        typename Source::item e[Unroll];
 #pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            const long long i = base + u * WarpSize + lane;
-            if (i < n) e[u] = src.load(i);
-        }
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            const long long i = base + u * WarpSize + lane;
-            R r = yamr__rank_bottom<R>();
-            const bool pass = i < n && src.rank(e[u], i, r) && !yamr__rank_gt(threshold, r) &&
-                              (!has_bound || yamr__rank_gt(bound, r));
-            yamr__reg_offer<WarpSize>(v, k, pass, r, kth, threshold);
-        }
-    }
+    for (int j = 0; j < Q; ++j)
+        v[j] = yamr__rank_max(v[j], yamr__rank_shfl<WarpSize>(s[Q - 1 - j], WarpSize - 1 - lane,
+                                                              false));
+    yamr__reg_clean<WarpSize>(v);
 }
 
-/* Slots of a register list: k up to 2 warps' width. */
-#define YAMR__TOPK_REG_N 2
+/* One warp's list, buffer and threshold. Every member function is called by the whole warp. */
+/* Candidates a warp appends between two checks of its buffer's room: a whole vector's, at most
+ * 4 per lane. */
+template <typename Storage>
+__host__ __device__ constexpr int yamr__select_group()
+{
+    return 16 / sizeof(Storage) < 4 ? 16 / sizeof(Storage) : 4;
+}
+
+/* One warp's list, buffer and threshold. Every member function is called by the whole warp. */
+template <int WarpSize, int Q, typename R, typename Storage>
+struct yamr__warp_select {
+    static constexpr int list = Q * WarpSize;
+    /* a buffer with at most `list` candidates takes a group and one more warp's width */
+    static constexpr int buffer = list + (yamr__select_group<Storage>() + 1) * WarpSize;
+    R v[Q];
+    R threshold; /* no rank below it is in the answer */
+    R *buf;      /* `buffer` ranks of shared memory */
+    int count;   /* candidates in buf, the same in every lane */
+    int k;
+    unsigned long long *team; /* the block's word (shared memory), or NULL */
+    unsigned long long *row;  /* the row's word (global memory), or NULL */
+
+    __device__ inline void open(R *b, int k_, unsigned long long *team_, unsigned long long *row_)
+    {
+#pragma unroll
+        for (int j = 0; j < Q; ++j) v[j] = yamr__rank_bottom<R>();
+        threshold = yamr__rank_bottom<R>();
+        buf = b;
+        count = 0;
+        k = k_;
+        team = team_;
+        row = row_;
+    }
+    __device__ inline void raise(const R &r) { threshold = yamr__rank_max(threshold, r); }
+    /* The block's word, as it stands. */
+    __device__ inline void refresh()
+    {
+        if (!team) return;
+        R t;
+        yamr__rank_of_word(t, *(volatile unsigned long long *)team);
+        raise(t);
+    }
+    /* Offers the threshold's word to the block and the row, and takes theirs. */
+    __device__ inline void publish()
+    {
+        unsigned long long w = yamr__rank_word(threshold), was = 0;
+        const int lane = threadIdx.x % WarpSize;
+        if (row && lane == 0) was = atomicMax(row, w);
+        if (team && lane == 0) {
+            const unsigned long long t = atomicMax(team, w > was ? w : was);
+            was = was > t ? was : t;
+        }
+        w = yamr__shfl<WarpSize>(was, 0);
+        R t;
+        yamr__rank_of_word(t, w);
+        raise(t);
+    }
+    /* Merges the buffer into the list, a list's length at a time; the k-th raises the threshold. */
+    __device__ inline void flush()
+    {
+        const int lane = threadIdx.x % WarpSize;
+        yamr__warp_sync(~(yamr__lane_mask)0); /* the appends are seen */
+#pragma unroll 1
+        for (int s0 = 0; s0 < count; s0 += list) {
+            R s[Q];
+#pragma unroll
+            for (int j = 0; j < Q; ++j) {
+                const int e = s0 + j * WarpSize + lane;
+                s[j] = e < count ? buf[e] : yamr__rank_bottom<R>();
+            }
+            yamr__topk_warp_sort<WarpSize>(s);
+            yamr__reg_merge<WarpSize>(v, s);
+        }
+        yamr__warp_sync(~(yamr__lane_mask)0); /* read before the next appends */
+        count = 0;
+        raise(yamr__reg_at<WarpSize>(v, k - 1));
+        publish();
+    }
+    /* Makes room for a group of appends and a warp's width. */
+    __device__ inline void room()
+    {
+        if (count > list) flush();
+    }
+    /* Appends r where `pass` (the caller made room). */
+    __device__ inline void append(bool pass, const R &r)
+    {
+        const yamr__lane_mask m = yamr__ballot<WarpSize>(pass);
+        const int lane = threadIdx.x % WarpSize;
+        if (pass) buf[count + yamr__popc_mask(m & ((((yamr__lane_mask)1) << lane) - 1))] = r;
+        count += yamr__popc_mask(m);
+    }
+    /* The seed: the k-th largest of G maxima per lane (of disjoint groups of elements; 0 where a
+     * group has none; G >= Q) is at or below k elements' keys, so its least rank is a bound. */
+    template <int G, typename Key>
+    __device__ inline void seed(const Key (&group_max)[G])
+    {
+        R s[G];
+#pragma unroll
+        for (int j = 0; j < G; ++j) yamr__rank_of_key(s[j], (unsigned long long)group_max[j]);
+        yamr__topk_warp_sort<WarpSize>(s);
+        raise(yamr__reg_at<WarpSize>(s, k - 1));
+        publish();
+    }
+};
+
+/* The 16-byte vector's element c. */
+template <typename Storage>
+__device__ inline Storage yamr__vector_element(const uint4 &raw, int c)
+{
+    Storage e[16 / sizeof(Storage)];
+    memcpy(e, &raw, sizeof e);
+    return e[c];
+}
+
+/*
+ * The select scan: the elements [0, n) of `src` into a warp's select; thread `tid` of `lanes`
+ * (a multiple of the warp) reads 16-byte vectors tid, tid + lanes, ... between the row's first
+ * and last 16-byte boundaries, Unroll at a time, and the few elements before and after them one
+ * each. A thread's key compare is the whole work for a load with no candidate in its warp.
+ */
+template <int WarpSize, int Q, int Unroll, bool SeedAll, typename R, typename Source>
+__device__ inline void
+yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel, long long n,
+                  const Source &src, int tid, int lanes)
+{
+    typedef typename Source::item S;
+    typedef typename Source::traits::key Key;
+    constexpr int per_vec = 16 / sizeof(S), group = yamr__select_group<S>();
+    constexpr int seed_groups = SeedAll ? 2 * Q : Q;
+    static_assert(Unroll * per_vec <= 32, "a lane's hits are one word");
+    const int lane = threadIdx.x % WarpSize;
+    const S *p = src.row;
+    const int misaligned = (int)(((uintptr_t)p / sizeof(S)) % per_vec);
+    long long head = misaligned ? per_vec - misaligned : 0;
+    if (head > n) head = n;
+    { /* the buffer is empty: room for a warp's width */
+        R r = yamr__rank_bottom<R>();
+        sel.append(tid < head && src.rank(p[tid], tid, r), r);
+    }
+    const long long vectors = (n - head) / per_vec;
+    const uint4 *vec = (const uint4 *)(p + head);
+    Key group_max[seed_groups];
+#pragma unroll
+    for (int j = 0; j < seed_groups; ++j) group_max[j] = 0;
+    /* the seed's groups: of every element (SeedAll), or of the first loads */
+    for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const long long v = b0 + (long long)u * lanes + tid;
+            if (v >= vectors) continue;
+            const uint4 raw = vec[v];
+#pragma unroll
+            for (int c = 0; c < per_vec; ++c) {
+                const Key key = src.key(yamr__vector_element<S>(raw, c));
+                Key &g = group_max[(u * per_vec + c) % seed_groups];
+                g = key > g ? key : g;
+            }
+        }
+        if (!SeedAll) break;
+    }
+    sel.seed(group_max);
+    for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
+        uint4 raw[Unroll];
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const long long v = b0 + (long long)u * lanes + tid;
+            raw[u] = v < vectors ? vec[v] : make_uint4(0, 0, 0, 0);
+        }
+        sel.refresh();
+        const Key least = (Key)yamr__rank_key(sel.threshold);
+        unsigned hits = 0; /* bit u * per_vec + c: element c of vector u may be a candidate */
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            if (b0 + (long long)u * lanes + tid >= vectors) continue;
+#pragma unroll
+            for (int c = 0; c < per_vec; ++c) {
+                const Key key = src.key(yamr__vector_element<S>(raw[u], c));
+                if (key >= least && src.counts(key)) hits |= 1u << (u * per_vec + c);
+            }
+        }
+        if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, hits != 0)) continue;
+        /* Every hit at once where the buffer takes them: each lane's at its offset. */
+        const int mine = __popc(hits);
+        int below = mine; /* inclusive prefix sum over the lanes */
+#pragma unroll
+        for (int d = 1; d < WarpSize; d *= 2) {
+            const int o = yamr__shfl<WarpSize>(below, lane >= d ? lane - d : 0);
+            if (lane >= d) below += o;
+        }
+        const int total = yamr__shfl<WarpSize>(below, WarpSize - 1);
+        if (sel.count + total > sel.buffer) sel.flush();
+        if (total <= sel.buffer - sel.list) {
+            int at = sel.count + below - mine;
+#pragma unroll
+            for (int u = 0; u < Unroll; ++u) {
+                const long long first = head + (b0 + (long long)u * lanes + tid) * per_vec;
+#pragma unroll
+                for (int c = 0; c < per_vec; ++c) {
+                    if (!((hits >> (u * per_vec + c)) & 1u)) continue;
+                    R r;
+                    src.rank(yamr__vector_element<S>(raw[u], c), first + c, r);
+                    sel.buf[at++] = r;
+                }
+            }
+            sel.count += total;
+            if (sel.count > sel.list) sel.flush();
+            continue;
+        }
+        /* Too many for the buffer (a weak threshold: ordered or equal data): one vector at a
+         * time, checked against the threshold as it rises (a loop: flush is written out once). */
+#pragma unroll 1
+        for (int u = 0; u < Unroll; ++u) {
+            const unsigned mine_u = (hits >> (u * per_vec)) & ((1u << per_vec) - 1u);
+            if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, mine_u != 0)) continue;
+            uint4 x = raw[0];
+#pragma unroll
+            for (int j = 1; j < Unroll; ++j)
+                if (u == j) x = raw[j];
+            const long long first = head + (b0 + (long long)u * lanes + tid) * per_vec;
+#pragma unroll
+            for (int c0 = 0; c0 < per_vec; c0 += group) {
+                sel.room();
+#pragma unroll
+                for (int c = c0; c < c0 + group; ++c) {
+                    R r = yamr__rank_bottom<R>();
+                    sel.append(((mine_u >> c) & 1u) &&
+                                   src.rank(yamr__vector_element<S>(x, c), first + c, r) &&
+                                   !yamr__rank_gt(sel.threshold, r),
+                               r);
+                }
+            }
+        }
+    }
+    sel.room();
+    { /* room: at most `list` before, so a warp's width fits */
+        const long long t = head + vectors * per_vec + tid;
+        R r = yamr__rank_bottom<R>();
+        sel.append(t < n && src.rank(p[t], t, r) && !yamr__rank_gt(sel.threshold, r), r);
+    }
+    if (sel.count > 0) sel.flush();
+}
 
 /* ---- Kernels ---- */
 
@@ -488,6 +727,8 @@ struct yamr__topk_args {
     void *partials;      /* rows * blocks_per_row * k ranks */
     void *bounds;        /* rows ranks: the last rank of the round before (NULL in the first) */
     int write_bounds;    /* a later round follows: keep this round's last rank */
+    int warp_per_row;    /* select kernel: a warp per row */
+    void *row_words;     /* select kernel, blocks_per_row > 1: rows words, 0 between calls */
 };
 
 /* The answer of one row from its team's sorted list: values from the input at each rank's
@@ -538,6 +779,12 @@ struct yamr__topk_elements {
     yamr__key_mode<typename traits::key> mode;
     bool skip_bottom; /* floats under YAMR_NAN_IGNORE: the bottom key is a NaN */
     __device__ inline item load(long long i) const { return row[i]; }
+    __device__ inline typename traits::key key(item x) const { return traits::to_key(x, mode); }
+    /* Whether an element of this key is one (a NaN under YAMR_NAN_IGNORE is not). */
+    __device__ inline bool counts(typename traits::key key) const
+    {
+        return !(skip_bottom && key == 0);
+    }
     __device__ inline bool rank(item x, long long i, R &r) const
     {
         const typename traits::key key = traits::to_key(x, mode);
@@ -610,29 +857,94 @@ yamr_topk_kernel(const typename yamr__dtype_traits<Dtype>::storage *__restrict__
     }
 }
 
-/* Each warp of a block takes rows in turn, with a register list of its own (k <= a register
- * list, src/topk_shape.c). */
-template <yamr_dtype Dtype, typename R, int WarpSize>
-__global__ void __launch_bounds__(YAMR__TOPK_THREADS, YAMR__TOPK_MIN_BLOCKS)
-yamr_topk_warp_kernel(const typename yamr__dtype_traits<Dtype>::storage *__restrict__ in,
-                      yamr__topk_args a, typename yamr__dtype_traits<Dtype>::storage *values,
-                      long long *indices, typename yamr__dtype_traits<Dtype>::storage empty)
+/* Blocks per multiprocessor the registers of a select kernel with Q slots allow. */
+template <int Q>
+__host__ __device__ constexpr int yamr__topk_select_min_blocks()
 {
+    return Q <= 2 ? 3 : 2;
+}
+
+/*
+ * Warp select (k <= Q * WarpSize): with a.warp_per_row, each warp of a block takes rows in turn
+ * and writes each answer from its list; else blocks stride over (row, part of the row) pairs as
+ * yamr_topk_kernel does, the block's warps scan the part side by side, then merge their lists
+ * pairwise (log2 warps steps) and write the answer or the part's list.
+ */
+template <yamr_dtype Dtype, typename R, int WarpSize, int Q>
+__global__ void __launch_bounds__(YAMR__TOPK_THREADS, yamr__topk_select_min_blocks<Q>())
+yamr_topk_select_kernel(const typename yamr__dtype_traits<Dtype>::storage *__restrict__ in,
+                        yamr__topk_args a, typename yamr__dtype_traits<Dtype>::storage *values,
+                        long long *indices, typename yamr__dtype_traits<Dtype>::storage empty)
+{
+    typedef yamr__warp_select<WarpSize, Q, R, typename yamr__dtype_traits<Dtype>::storage> Select;
     constexpr int warps = YAMR__TOPK_THREADS / WarpSize;
+    constexpr int unroll = 4;
     if (!yamr__warp_width_matches<WarpSize>()) return;
-    const int warp = threadIdx.x / WarpSize;
-    for (long long row = (long long)blockIdx.x * warps + warp; row < a.rows;
-         row += (long long)gridDim.x * warps) {
-        R v[YAMR__TOPK_REG_N];
-#pragma unroll
-        for (int j = 0; j < YAMR__TOPK_REG_N; ++j) v[j] = yamr__rank_bottom<R>();
-        bool has_bound;
-        const R bound = yamr__topk_bound<R>(a, row, has_bound);
-        yamr__topk_reg_scan<WarpSize, YAMR__TOPK_REG_N, yamr__topk_unroll<Dtype>()>(
-            v, a.cols, a.k, has_bound, bound, yamr__topk_elements_of<Dtype, R>(a, in, row, 0));
-        yamr__reg_write<WarpSize, YAMR__TOPK_REG_N, Dtype>(v, a, row, in + row * a.ld, values,
-                                                          indices, empty);
+    extern __shared__ unsigned long long yamr__topk_smem[];
+    __shared__ unsigned long long team_word;
+    const int warp = threadIdx.x / WarpSize, lane = threadIdx.x % WarpSize;
+    R *const lists = (R *)yamr__topk_smem;
+    Select sel;
+    if (a.warp_per_row) {
+        for (long long row = (long long)blockIdx.x * warps + warp; row < a.rows;
+             row += (long long)gridDim.x * warps) {
+            sel.open(lists + warp * Select::buffer, a.k, NULL, NULL);
+            yamr__select_scan<WarpSize, Q, unroll, true>(
+                sel, a.cols, yamr__topk_elements_of<Dtype, R>(a, in, row, 0), lane, WarpSize);
+            yamr__reg_write<WarpSize, Q, Dtype>(sel.v, a, row, in + row * a.ld, values, indices,
+                                                empty);
+        }
+        return;
     }
+    const long long work = a.rows * a.blocks_per_row;
+    const long long chunk = (a.cols + a.blocks_per_row - 1) / a.blocks_per_row;
+    for (long long w = blockIdx.x; w < work; w += gridDim.x) {
+        const long long row = w / a.blocks_per_row;
+        const long long first = (w % a.blocks_per_row) * chunk;
+        const long long n = first + chunk < a.cols ? chunk : a.cols - first;
+        if (threadIdx.x == 0) team_word = 0;
+        __syncthreads();
+        sel.open(lists + warp * Select::buffer, a.k, &team_word,
+                 a.blocks_per_row > 1 ? (unsigned long long *)a.row_words + row : NULL);
+        yamr__select_scan<WarpSize, Q, unroll, false>(sel, n > 0 ? n : 0,
+                                               yamr__topk_elements_of<Dtype, R>(a, in, row, first),
+                                               threadIdx.x, YAMR__TOPK_THREADS);
+        for (int h = warps / 2; h >= 1; h /= 2) {
+            if (warp >= h && warp < 2 * h) {
+#pragma unroll
+                for (int j = 0; j < Q; ++j) lists[warp * Select::buffer + j * WarpSize + lane] = sel.v[j];
+            }
+            __syncthreads();
+            if (warp < h) {
+                R s[Q];
+#pragma unroll
+                for (int j = 0; j < Q; ++j) s[j] = lists[(warp + h) * Select::buffer + j * WarpSize + lane];
+                yamr__reg_merge<WarpSize>(sel.v, s);
+            }
+        }
+        if (warp == 0) {
+            if (a.blocks_per_row == 1) {
+                yamr__reg_write<WarpSize, Q, Dtype>(sel.v, a, row, in + row * a.ld, values,
+                                                    indices, empty);
+            } else {
+                R *part = (R *)a.partials + w * a.k;
+#pragma unroll
+                for (int j = 0; j < Q; ++j)
+                    if (j * WarpSize + lane < a.k) part[j * WarpSize + lane] = sel.v[j];
+            }
+        }
+        __syncthreads(); /* the lists are made anew for the next pair */
+    }
+}
+
+/* Shared memory of a select kernel. */
+template <yamr_dtype Dtype, int WarpSize, int Q, typename R>
+__host__ __device__ constexpr size_t yamr__topk_select_smem()
+{
+    return (size_t)(YAMR__TOPK_THREADS / WarpSize) *
+           yamr__warp_select<WarpSize, Q, R,
+                             typename yamr__dtype_traits<Dtype>::storage>::buffer *
+           sizeof(R);
 }
 
 /*
@@ -658,6 +970,7 @@ yamr_topk_merge_kernel(const typename yamr__dtype_traits<Dtype>::storage *__rest
         const yamr__topk_state<R> st =
             yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
         const R *ranks = (const R *)a.partials + row * total;
+        if (a.row_words && threadIdx.x == 0) ((unsigned long long *)a.row_words)[row] = 0;
         /* Each list alone holds k ranks at least as large as its k-th: the largest k-th is a
          * lower bound of the answer's k-th. */
         R threshold = yamr__rank_bottom<R>();

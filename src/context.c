@@ -196,9 +196,9 @@ const char *yamr_report(yamr_context *ctx)
     char line[512] = "no call yet";
     if (yamr_last_plan(ctx, &plan) == YAMR_SUCCESS) yamr__describe_plan(ctx, &plan, line, sizeof line);
     append(out, cap, &used, "last call:   %s\n", line);
-    if (ctx->has_plan && YAMR__PLAN_POLICY(&plan))
+    if (ctx->has_plan && yamr__plan_policy(&plan))
         append(out, cap, &used, "             policy %s: %s\n",
-               yamr__policy_row((int)YAMR__PLAN_POLICY(&plan))->name,
-               yamr__policy_row((int)YAMR__PLAN_POLICY(&plan))->reason);
+               yamr__policy_row(yamr__plan_policy(&plan))->name,
+               yamr__policy_row(yamr__plan_policy(&plan))->reason);
     return out;
 }

@@ -3,7 +3,7 @@
 #ifndef YAMR_CONTEXT_H
 #define YAMR_CONTEXT_H
 
-#include "cpu_backend.h"
+#include "cpu/cpu_backend.h"
 #include "yamr_internal.h"
 
 struct yamr_context {

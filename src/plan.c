@@ -313,8 +313,6 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
     p.blocks_per_row = 1;
     p.index_bits = 64;
     p.vector_loads = ctx->gpu && aligned;
-    if (!ctx->gpu) /* the CPU backend's one row; its threads and splits are cpu_backend.c's */
-        YAMR__PLAN_POLICY(&p) = yamr__policy_find(YAMR__FAMILY_CPU, 0, YAMR__ACC_ANY, YAMR__SHAPE_CPU);
     if (call == YAMR_CALL_REDUCE || call == YAMR_CALL_MINMAX) {
         yamr_status s = yamr__resolve_variant(
             ctx, op, dtype, ctx->gpu && one_block_call(ctx, call, dtype, cols, aligned),
@@ -322,7 +320,7 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
         if (s != YAMR_SUCCESS) return s;
         const yamr__policy *row = ctx->gpu ? grid_row(ctx, call, dtype) : NULL;
         if (!ctx->gpu) {
-            /* the CPU backend */
+            yamr__cpu_plan(&ctx->cpu, cols, &p);
         } else if (!row) {
             return YAMR_ERROR_UNSUPPORTED; /* no GRID row for the family (test_plan.c: none) */
         } else if (split_instance_held(ctx, yamr__variant_lookup(p.variant), call, dtype, cols,
@@ -334,7 +332,7 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
             if (s != YAMR_SUCCESS) return s;
         }
     } else if (!ctx->gpu) {
-        /* the CPU backend */
+        yamr__cpu_plan(&ctx->cpu, rows * cols, &p); /* segments: cols is 0, unused */
     } else if (call == YAMR_CALL_SEGMENTS) {
         plan_segments(ctx, &p);
     } else {
@@ -350,7 +348,7 @@ static void explain(const yamr_context *ctx, const yamr_plan *p, char *why, size
 {
     const int mp = ctx->info.multiprocessors, w = ctx->info.warp_size;
     const size_t warp_cols = (size_t)YAMR__ROWS_WARP_MAX_PER_LANE * (size_t)w;
-    const yamr__policy *row = yamr__policy_row((int)YAMR__PLAN_POLICY(p));
+    const yamr__policy *row = yamr__policy_row(yamr__plan_policy(p));
     const int group_cols = row->lanes * row->count;
     const char *unit = p->call == YAMR_CALL_SEGMENTS ? "segment" : "row";
     if (p->call == YAMR_CALL_TOPK) {
@@ -358,16 +356,7 @@ static void explain(const yamr_context *ctx, const yamr_plan *p, char *why, size
         return;
     }
     switch (p->kernel) {
-    case YAMR_KERNEL_CPU:
-        if (p->call == YAMR_CALL_REDUCE || p->call == YAMR_CALL_MINMAX)
-            snprintf(why, cap, "the CPU backend (%s): block scans in index order, long arrays "
-                               "split over threads",
-                     yamr__cpu_isa_name(ctx->cpu.isa));
-        else
-            snprintf(why, cap, "the CPU backend (%s): %ss spread over threads, a few long ones "
-                               "split",
-                     yamr__cpu_isa_name(ctx->cpu.isa), unit);
-        break;
+    case YAMR_KERNEL_CPU: yamr__cpu_explain(&ctx->cpu, p, why, cap); break;
     case YAMR_KERNEL_SINGLE_BLOCK:
         snprintf(why, cap, "%s: one block, a thread per element (libyamr holds no split "
                            "instance of this call for it: yamr.h, \"Variants\")",
@@ -500,9 +489,9 @@ void yamr__describe_plan(const yamr_context *ctx, const yamr_plan *p, char *out,
         snprintf(chunks, sizeof chunks, ", chunks of %d vectors", (int)YAMR__PLAN_CHUNK_VECTORS(p));
     /* the policy row by name, and the family's basis: measured, or derived from which facts */
     char policy[96] = "";
-    if (YAMR__PLAN_POLICY(p))
+    if (yamr__plan_policy(p))
         snprintf(policy, sizeof policy, "; policy %s (%s)",
-                 yamr__policy_row((int)YAMR__PLAN_POLICY(p))->name, yamr__family_name(ctx->family));
+                 yamr__policy_row(yamr__plan_policy(p))->name, yamr__family_name(ctx->family));
     if (p->kernel == YAMR_KERNEL_CPU)
         snprintf(out, cap, "%s %s %s, %s: %s%s", calls[p->call], yamr_dtype_name(p->dtype), what,
                  size, why, policy);

@@ -36,7 +36,7 @@ typedef enum {
 
 /* X(family, name, vendor, warp width, what the rows rest on) */
 #define YAMR__FAMILY_TABLE(X)                                                                  \
-    X(YAMR__FAMILY_CPU, "cpu", YAMR_VENDOR_CPU, 1, "the host's cores (src/cpu_backend.h)")     \
+    X(YAMR__FAMILY_CPU, "cpu", YAMR_VENDOR_CPU, 1, "the host's cores (src/cpu/cpu_backend.h)") \
     X(YAMR__FAMILY_SM70, "sm_70", YAMR_VENDOR_NVIDIA, 32,                                      \
       "derived, not measured: sm_90's rows, since an SM has the same 64K 32-bit registers "    \
       "and 2048 threads (sm_75: 1024, which YAMR_MIN_BLOCKS caps), so the same bounds give "   \
@@ -179,7 +179,7 @@ typedef struct {
  * block-team vectors, bound.
  */
 #define YAMR__POLICY_TABLE(X)                                                                  \
-    /* ---- the CPU backend: its threads and splits are decided in src/cpu_backend.c */      \
+    /* ---- the CPU backend: yamr__cpu_plan (src/cpu/) puts its threads and splits in the plan */ \
     YAMR__ROW_CPU(X, cpu,                                                                      \
                   "block scans of YAMR__CPU_BLOCK elements in index order; threads for at "    \
                   "least 256 KiB each, an array split in chunks of 16 blocks (5cae3b7)")       \

@@ -63,7 +63,9 @@ static yamr_status run(const char *fn, yamr_context *ctx, yamr_op op, int slots,
     const int nan_ignore = ctx->nan_policy == YAMR_NAN_IGNORE;
     yamr__result res[2];
     if (ctx->info.vendor == YAMR_VENDOR_CPU) {
-        yamr__cpu_reduce(&ctx->cpu, dtype, slots, op_is_min(op), nan_ignore, in, n, res);
+        yamr__cpu_reduce(ctx->cpu.isa, (int)YAMR__PLAN_CPU_THREADS(&plan),
+                         YAMR__PLAN_CPU_GRAB(&plan), dtype, slots, op_is_min(op), nan_ignore, in,
+                         n, res);
     } else {
         yamr__gpu_call call = {&plan, dtype, op_is_min(op), slots == 2, nan_ignore, in, n,
                                {NULL, NULL}, {NULL, NULL}};

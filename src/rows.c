@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Batched reductions (rows, segments, softmax statistics): argument checks, the plan, and the
- * dispatch to a backend (the CPU one: cpu_batch.c).
+ * dispatch to a backend (the CPU one: cpu/cpu_batch.c).
  */
 #include <string.h>
 
@@ -16,17 +16,6 @@ const char *yamr_rows_shape_name(yamr_rows_shape shape)
     case YAMR_ROWS_BLOCKS_PER_ROW: return "blocks_per_row";
     }
     return "invalid";
-}
-
-uint64_t yamr__empty_value_bits(yamr_dtype t)
-{
-    switch (t) {
-    case YAMR_DTYPE_F32: return YAMR__QUIET_NAN_F32;
-    case YAMR_DTYPE_F64: return YAMR__QUIET_NAN_F64;
-    case YAMR_DTYPE_F16: return YAMR__QUIET_NAN_F16;
-    case YAMR_DTYPE_BF16: return YAMR__QUIET_NAN_BF16;
-    default: return 0;
-    }
 }
 
 /* ---- Argument checks ---- */

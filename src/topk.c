@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Top-k of each row (include/yamr.h, yamr_topk_rows()): argument checks, the plan, and the
- * dispatch to the GPU launcher (yamr__gpu_topk) or the CPU backend (cpu_topk.c). The argument
+ * dispatch to the GPU launcher (yamr__gpu_topk) or the CPU backend (cpu/cpu_topk.c). The argument
  * rules are yamr_reduce_rows()'s, plus k.
  */
 #include <stdio.h>
@@ -9,7 +9,7 @@
 
 #include "checks.h"
 #include "context.h"
-#include "cpu_topk.h"
+#include "cpu/cpu_topk.h"
 #include "topk.h"
 
 /* The plan of a top-k call (arguments already checked). */
@@ -33,6 +33,8 @@ static void make_topk_plan(const yamr_context *ctx, yamr_op op, yamr_dtype dtype
         p.variant = YAMR_VARIANT_WARP_SHUFFLE; /* as every batched call */
         p.vector_loads = aligned;
         yamr__topk_gpu_shape(&ctx->info, rows, cols, k, yamr_dtype_size(dtype), &p);
+    } else {
+        yamr__cpu_plan(&ctx->cpu, rows * cols, &p); /* the matrix checks bound rows * cols */
     }
     *plan = p;
 }
@@ -40,19 +42,22 @@ static void make_topk_plan(const yamr_context *ctx, yamr_op op, yamr_dtype dtype
 void yamr__topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why, size_t cap)
 {
     if (p->kernel == YAMR_KERNEL_CPU) {
-        const yamr__cpu_topk_split s =
-            yamr__cpu_topk_plan(&ctx->cpu, p->rows, p->cols, p->k, yamr_dtype_size(p->dtype));
-        snprintf(why, cap,
-                 "the CPU backend (%s): a threshold filter per row, %s over %d thread%s",
-                 yamr__cpu_isa_name(ctx->cpu.isa),
-                 s.split ? "each row split and merged" : "rows spread", s.threads,
-                 s.threads == 1 ? "" : "s");
-    } else if (p->blocks_per_row > 1) {
-        snprintf(why, cap, "%d blocks per row, merged: %zu rows too few to fill %d "
-                              "multiprocessors", p->blocks_per_row, p->rows,
-                 ctx->info.multiprocessors);
+        yamr__cpu_explain(&ctx->cpu, p, why, cap);
     } else {
-        snprintf(why, cap, "a block per row");
+        const unsigned slots = YAMR__PLAN_TOPK_SLOTS(p);
+        char lists[96];
+        if (slots)
+            snprintf(lists, sizeof lists, "each warp's own list in registers (%u per lane)",
+                     slots);
+        else
+            snprintf(lists, sizeof lists, "a block's list in shared memory, in rounds");
+        if (p->blocks_per_row > 1)
+            snprintf(why, cap, "%d blocks per row, merged (%zu rows too few to fill %d "
+                               "multiprocessors); %s", p->blocks_per_row, p->rows,
+                     ctx->info.multiprocessors, lists);
+        else
+            snprintf(why, cap, "%s per row; %s",
+                     p->kernel == YAMR_KERNEL_LANES_PER_ROW ? "a warp" : "a block", lists);
     }
 }
 

@@ -40,11 +40,14 @@ yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *call, char *er
 
 /*
  * The GPU plan of a top-k call (src/topk_shape.c, pure: tests call it with made-up devices):
- * fills plan->kernel, blocks_per_row, grid_blocks, block_threads, index_bits from the device's
- * facts, the shape and k. plan->call, op, dtype, rows, cols and the rest are the caller's.
+ * fills plan->kernel, blocks_per_row, grid_blocks, block_threads, index_bits, vector_loads and
+ * YAMR__PLAN_TOPK_SLOTS from the device's facts, the shape and k. plan->call, op, dtype, rows, cols and the rest are the caller's.
  */
 void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols, size_t k,
                           size_t elem_size, yamr_plan *plan);
+/* Slots per lane of the select kernel's warp lists for k (a power of two), or 0 where k needs
+ * more than a warp's registers hold (the shared-list kernel runs). */
+unsigned yamr__topk_select_slots(const yamr_device_info *dev, size_t k);
 
 /* Why a top-k plan, into why[cap] (src/topk.c; plan.c's explain() hands top-k plans here). */
 void yamr__topk_explain(const yamr_context *ctx, const yamr_plan *plan, char *why, size_t cap);

@@ -4,8 +4,7 @@
 
 /* Threads of a top-k block (YAMR__TOPK_THREADS in topk.hpp). */
 #define YAMR__TOPK_BLOCK_THREADS 256
-/* Rows of at most this many elements take a warp each, when k fits a warp's register list
- * (topk.hpp: two warps' width); longer ones a block or several. */
+/* Rows of at most this many elements take a warp each; longer ones a block or several. */
 #define YAMR__TOPK_WARP_COLS 4096
 /* A block of a row split over several reads at least this many elements, and 32 per k. */
 #define YAMR__TOPK_SPLIT_MIN 8192
@@ -16,14 +15,27 @@
 /* Grid cap: the kernels stride over their rows. */
 #define YAMR__TOPK_MAX_GRID ((size_t)1 << 20)
 
+/* Slots per lane of the select kernel's lists, at most (yamr__topk_select_slots() in topk.hpp). */
+#define YAMR__TOPK_SELECT_SLOTS 4
+
+unsigned yamr__topk_select_slots(const yamr_device_info *dev, size_t k)
+{
+    unsigned q = 1;
+    while ((size_t)q * (size_t)dev->warp_size < k) q *= 2;
+    return q <= YAMR__TOPK_SELECT_SLOTS ? q : 0;
+}
+
 void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols, size_t k,
                           size_t elem_size, yamr_plan *plan)
 {
     (void)elem_size;
     size_t grid;
+    const unsigned slots = yamr__topk_select_slots(dev, k);
     plan->block_threads = YAMR__TOPK_BLOCK_THREADS;
     plan->index_bits = cols <= (size_t)INT32_MAX ? 32 : 64;
-    if (cols <= YAMR__TOPK_WARP_COLS && k <= 2 * (size_t)dev->warp_size) {
+    plan->vector_loads = slots > 0;
+    YAMR__PLAN_TOPK_SLOTS(plan) = slots;
+    if (slots > 0 && cols <= YAMR__TOPK_WARP_COLS) {
         const size_t warps = YAMR__TOPK_BLOCK_THREADS / (size_t)dev->warp_size;
         plan->kernel = YAMR_KERNEL_LANES_PER_ROW;
         plan->shape = YAMR_ROWS_WARP_PER_ROW;

@@ -105,15 +105,25 @@ const yamr__variant_info *yamr__select_variant(const yamr_device_info *dev, yamr
                                                const char **reason);
 
 /* ---- The plan's tuning, in yamr_plan.internal (not API: yamr_plan_describe() tells it). ---- */
+/* These are the GPU kernels'; a YAMR_KERNEL_CPU plan holds the CPU's (src/cpu/cpu_backend.h). */
 
 /* LANES_PER_ROW and SEGMENTS: lanes that reduce one row (segment); else 0. */
 #define YAMR__PLAN_LANES_PER_ROW(plan) ((plan)->internal[0])
 /* BLOCKS_PER_ROW grid-wide calls: 16-byte vectors a thread loads at once (which split kernel
  * instance runs); else 0. */
 #define YAMR__PLAN_CHUNK_VECTORS(plan) ((plan)->internal[1])
-/* The policy row the call runs (src/policy.h: a yamr__policy_id; 0 for a plan made without one):
- * the launchers take the kernel instance's constants from it. */
-#define YAMR__PLAN_POLICY(plan) ((plan)->internal[2])
+/* Top-k calls: slots per lane of each warp's own list (the select kernel, hip_kernels/topk.hpp),
+ * or 0 for the shared list of a block (rounds of its capacity). */
+#define YAMR__PLAN_TOPK_SLOTS(plan) ((plan)->internal[2])
+/* GPU plans: the policy row the call runs (src/policy.h: a yamr__policy_id; 0 for a plan made
+ * without one, as top-k's): the launchers take the kernel instance's constants from it. A CPU
+ * plan's words are the CPU backend's (src/cpu/cpu_backend.h); its row is the CPU row:
+ * yamr__plan_policy(). */
+#define YAMR__PLAN_POLICY(plan) ((plan)->internal[3])
+static inline int yamr__plan_policy(const yamr_plan *plan)
+{
+    return plan->kernel == YAMR_KERNEL_CPU ? (int)YAMR__POLICY_cpu : (int)YAMR__PLAN_POLICY(plan);
+}
 
 /* ---- The reduction result every backend produces. ---- */
 
@@ -127,7 +137,7 @@ typedef struct {
 /* Whether the dtype is a floating-point type (has NaN). */
 int yamr__dtype_is_float(yamr_dtype t);
 
-/* The CPU backend: cpu_backend.h. */
+/* The CPU backend: cpu/cpu_backend.h. */
 
 /* ---- GPU backend (hip_kernels/, or gpu_none.c when built without one). ---- */
 
@@ -215,7 +225,18 @@ int yamr__gpu_policy_held(int policy, yamr_dtype dtype, int acc);
 #define YAMR__QUIET_NAN_F64 0x7ff8000000000000ull
 #define YAMR__QUIET_NAN_F16 0x7e00u
 #define YAMR__QUIET_NAN_BF16 0x7fc0u
-uint64_t yamr__empty_value_bits(yamr_dtype t);
+/* Inline beside its constants: the CPU backend (src/cpu/) and the entry points (rows.c) both
+ * take it, and neither may import it from the other (the backend sits below the entry points). */
+static inline uint64_t yamr__empty_value_bits(yamr_dtype t)
+{
+    switch (t) {
+    case YAMR_DTYPE_F32: return YAMR__QUIET_NAN_F32;
+    case YAMR_DTYPE_F64: return YAMR__QUIET_NAN_F64;
+    case YAMR_DTYPE_F16: return YAMR__QUIET_NAN_F16;
+    case YAMR_DTYPE_BF16: return YAMR__QUIET_NAN_BF16;
+    default: return 0;
+    }
+}
 
 /*
  * The kernel shape for `rows` rows of `cols` elements on a device with these facts (plan.c; pure:

@@ -724,6 +724,82 @@ static void test_threads_setting(void **state)
                                                            : "skipped (not compiled in or not on this CPU)");
 }
 
+/* ---- The CPU plan is what runs ---- */
+
+/* After a call, yamr_last_plan() is yamr_plan_for()'s plan (want), threads and splits included,
+ * and within the cap. */
+static void expect_plan_ran(const yamr_plan *want, const char *what, int cap)
+{
+    yamr_plan got;
+    assert_int_equal(yamr_last_plan(ctx, &got), YAMR_SUCCESS);
+    char a[320], b[320];
+    yamr_plan_describe(ctx, &got, a, sizeof a);
+    yamr_plan_describe(ctx, want, b, sizeof b);
+    if (got.kernel != YAMR_KERNEL_CPU || memcmp(got.internal, want->internal, sizeof got.internal))
+        fail_msg("%s, cap %d: ran \"%s\", yamr_plan_for says \"%s\"", what, cap, a, b);
+    const unsigned threads = YAMR__PLAN_CPU_THREADS(&got);
+    if (threads < 1 || (cap > 0 && threads > (unsigned)cap))
+        fail_msg("%s, cap %d: %u threads (%s)", what, cap, threads, a);
+}
+
+static void test_plan_is_what_runs(void **state)
+{
+    (void)state;
+    const size_t n = (size_t)1 << 20; /* 4 MiB of f32: MAX_N * 8 bytes hold it */
+    const int all = yamr__cpu_threads_for(&ctx->cpu, (size_t)-1);
+    static double values[2048 * 10], second[2048];
+    static int64_t indices[2048 * 10], offsets[4] = {0, 400000, 400001, 1000000};
+    memset(data, 0, n * 4); /* plans only: any data */
+    for (int c = 0; c <= CAP_COUNT; ++c) {
+        const int cap = c < CAP_COUNT ? caps[c] : 0;
+        assert_int_equal(yamr_set_cpu_threads(ctx, cap), YAMR_SUCCESS);
+        yamr_plan want;
+        assert_int_equal(yamr_plan_for(ctx, YAMR_CALL_REDUCE, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, 1, n,
+                                       &want), YAMR_SUCCESS);
+        assert_int_equal(yamr_reduce(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, data, n, values, indices),
+                         YAMR_SUCCESS);
+        expect_plan_ran(&want, "reduce 2^20", cap);
+        /* a split grid-wide call: every thread the cap allows */
+        const int most = cap > 0 && cap < all ? cap : all;
+        assert_int_equal((int)YAMR__PLAN_CPU_THREADS(&want), most);
+        assert_int_equal((int)YAMR__PLAN_CPU_SPLIT(&want), most > 1);
+
+        static const size_t shapes[][2] = {{2, 500000}, {1000, 1000}, {2048, 100}, {7, 100000}};
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+            const size_t rows = shapes[i][0], cols = shapes[i][1];
+            char what[64];
+            snprintf(what, sizeof what, "rows %zu x %zu", rows, cols);
+            assert_int_equal(yamr_plan_for(ctx, YAMR_CALL_ROWS, YAMR_OP_ARGMIN, YAMR_DTYPE_F32,
+                                           rows, cols, &want), YAMR_SUCCESS);
+            assert_int_equal(yamr_reduce_rows(ctx, YAMR_OP_ARGMIN, YAMR_DTYPE_F32, data, rows,
+                                              cols, cols, values, indices), YAMR_SUCCESS);
+            expect_plan_ran(&want, what, cap);
+            snprintf(what, sizeof what, "softmax %zu x %zu", rows, cols);
+            assert_int_equal(yamr_plan_for(ctx, YAMR_CALL_SOFTMAX_STATS, YAMR_OP_MAX,
+                                           YAMR_DTYPE_F32, rows, cols, &want), YAMR_SUCCESS);
+            assert_int_equal(yamr_softmax_stats_rows(ctx, YAMR_DTYPE_F32, data, rows, cols, cols,
+                                                     values, second), YAMR_SUCCESS);
+            expect_plan_ran(&want, what, cap);
+            snprintf(what, sizeof what, "topk %zu x %zu k 10", rows, cols);
+            assert_int_equal(yamr_plan_for_topk(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, rows, cols, 10,
+                                                &want), YAMR_SUCCESS);
+            assert_int_equal(yamr_topk_rows(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, data, rows, cols,
+                                            cols, 10, values, indices), YAMR_SUCCESS);
+            expect_plan_ran(&want, what, cap);
+            /* two long rows: each split over every thread; many: spread */
+            if (i == 0) assert_int_equal((int)YAMR__PLAN_CPU_SPLIT(&want), most > 1);
+            if (i == 1) assert_int_equal((int)YAMR__PLAN_CPU_SPLIT(&want), 0);
+            if (i == 1) assert_int_equal((int)YAMR__PLAN_CPU_THREADS(&want), most);
+        }
+        assert_int_equal(yamr_plan_for(ctx, YAMR_CALL_SEGMENTS, YAMR_OP_MAX, YAMR_DTYPE_F32, 3, 0,
+                                       &want), YAMR_SUCCESS);
+        assert_int_equal(yamr_reduce_segments(ctx, YAMR_OP_MAX, YAMR_DTYPE_F32, data, offsets, 3,
+                                              values, NULL), YAMR_SUCCESS);
+        expect_plan_ran(&want, "segments 3", cap);
+    }
+    assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
     expected_omp_threads = argc > 1 ? atoi(argv[1]) : 0;
@@ -734,6 +810,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_segments_paths),  cmocka_unit_test(test_softmax_threads),
         cmocka_unit_test(test_softmax_paths),
         cmocka_unit_test(test_short_rows),      cmocka_unit_test(test_short_segments),
+        cmocka_unit_test(test_plan_is_what_runs),
     };
     return cmocka_run_group_tests_name("cpu backend", tests, setup, teardown);
 }

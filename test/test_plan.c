@@ -391,7 +391,7 @@ void test_policy_table(void **state)
     yamr_plan plan;
     assert_int_equal(yamr_plan_for(cpu, YAMR_CALL_ROWS, YAMR_OP_MAX, YAMR_DTYPE_F32, 10, 10, &plan),
                      YAMR_SUCCESS);
-    assert_int_equal(YAMR__PLAN_POLICY(&plan), YAMR__POLICY_cpu);
+    assert_int_equal(yamr__plan_policy(&plan), YAMR__POLICY_cpu);
     char line[640];
     assert_int_equal(yamr_plan_describe(cpu, &plan, line, sizeof line), YAMR_SUCCESS);
     if (!strstr(line, "policy cpu")) failf("the CPU plan's description: %s", line);

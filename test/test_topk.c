@@ -230,12 +230,14 @@ static const shape shapes[] = {
 
 static size_t shape_elems(const shape *s) { return s->skew + (s->rows - 1) * s->ld + s->cols; }
 
-/* The k of a shape: 1, 2, a warp, a block, cols - 1, cols (those that fit, each once). */
-static size_t shape_ks(size_t cols, size_t ks[6])
+/* The k of a shape: 1, 2, a warp, a block, cols - 1, cols (those that fit, each once); on a GPU
+ * also 100, the largest list size of the warp select kernel (hip_kernels/topk.hpp: 4 slots per
+ * lane) on long rows, where a block's warps merge their lists. */
+static size_t shape_ks(size_t cols, size_t ks[7])
 {
-    const size_t want[6] = {1, 2, 32, 256, cols - 1, cols};
+    const size_t want[7] = {1, 2, 32, 256, cols - 1, cols, device == YAMR_DEVICE_CPU ? 1 : 100};
     size_t count = 0;
-    for (int i = 0; i < 6; ++i) {
+    for (int i = 0; i < 7; ++i) {
         if (want[i] < 1 || want[i] > cols) continue;
         int seen = 0;
         for (size_t j = 0; j < count; ++j) seen |= ks[j] == want[i];
@@ -310,7 +312,7 @@ static void check_shape(const shape *s, yamr_dtype t, int mode, yamr_nan_policy 
 {
     const size_t elem = yamr_dtype_size(t);
     const unsigned char *host_rows = host_in + s->skew * elem;
-    size_t ks[6];
+    size_t ks[7];
     const size_t nk = shape_ks(s->cols, ks);
     int64_t **orders = (int64_t **)malloc(s->rows * sizeof *orders);
     size_t *counts = (size_t *)malloc(s->rows * sizeof *counts);

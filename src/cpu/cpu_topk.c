@@ -15,8 +15,9 @@
  *  - when the buffer is full it keeps its k best (a selection) and T rises to the least of them.
  * At the end the buffer's k best are sorted. Ascending rows, where every element is a candidate,
  * cost a selection per buffer's worth: O(n) still, with a larger constant.
- * Many rows go over threads a row at a time; a few long rows are each cut into one range per
- * thread, whose top k lists are merged (the union's k best, sorted). Every answer is the same
+ * As the plan says (cpu_backend.c), many rows go over threads a row at a time; a few long rows
+ * are each cut into one range per thread, whose top k lists are merged (the union's k best,
+ * sorted). Every answer is the same
  * for any thread count: the order is total (key, then index).
  */
 #include <stdlib.h>
@@ -46,11 +47,14 @@
  * its first this many bytes (still a floor: k elements of the range reach it), so that its
  * running threshold starts high. */
 #define YAMR__TOPK_CPU_SHORT_BYTES 65536
+/* A short range takes the segment floor for k up to YAMR__TOPK_CPU_SEGMENT_K when its k
+ * segments hold at least YAMR__TOPK_CPU_SEGMENT_MIN elements each (a vector's width or more:
+ * the horizontal maxima stay a small part of the pass). For a larger k the lane floor rules out
+ * more (the least of many short segments' maxima is low). */
+#define YAMR__TOPK_CPU_SEGMENT_MIN 16
+#define YAMR__TOPK_CPU_SEGMENT_K 8
 /* The most lanes of that first pass (the buffer must hold as many entries). */
 #define YAMR__TOPK_CPU_LANES_MAX 1024
-/* A row is split over threads only when each range holds at least this many elements and 16
- * per entry of k. */
-#define YAMR__TOPK_CPU_SPLIT_MIN 65536
 
 typedef struct {
     uint64_t key;
@@ -204,6 +208,62 @@ YAMR__CPU_INLINE unsigned lowest_bit(uint64_t w)
 #endif
 }
 
+/* Whether any of 64 marks (bytes 0 or 1) is set. */
+YAMR__CPU_INLINE int any_mark(const unsigned char *marks)
+{
+    uint64_t any = 0;
+    for (int w = 0; w < 8; ++w) {
+        uint64_t word;
+        memcpy(&word, marks + 8 * w, 8);
+        any |= word;
+    }
+    return any != 0;
+}
+
+/* Moves the min(count, k) best of e[0, count) to its front, sorted best first, and returns how
+ * many. For k up to 16, by insertion into the sorted first k (few candidates get past the
+ * k-th). Up to YAMR__TOPK_CPU_RANK_MAX candidates (a short row's usual count), by rank: an
+ * entry's rank is the number of entries better than it (all differ: positions do), counted
+ * without a branch in vectorized passes, where a sort's compares mispredict about every other
+ * time; else a selection, then a sort. Inline: vectorized for each instruction set. */
+#define YAMR__TOPK_CPU_RANK_MAX 128
+YAMR__CPU_INLINE size_t best_sorted(entry *e, size_t count, size_t k)
+{
+    const size_t kept = count < k ? count : k;
+    if (k <= 16) { /* insertion into the sorted first k: few candidates get past the k-th */
+        insertion_sort(e, kept);
+        for (size_t i = kept; i < count; ++i) {
+            if (!better(e[i], e[kept - 1])) continue;
+            const entry x = e[i];
+            size_t j = kept - 1;
+            for (; j > 0 && better(x, e[j - 1]); --j) e[j] = e[j - 1];
+            e[j] = x;
+        }
+        return kept;
+    }
+    if (count <= YAMR__TOPK_CPU_RANK_MAX) {
+        uint64_t key[YAMR__TOPK_CPU_RANK_MAX], pos[YAMR__TOPK_CPU_RANK_MAX];
+        entry out[YAMR__TOPK_CPU_RANK_MAX];
+        for (size_t i = 0; i < count; ++i) {
+            key[i] = e[i].key;
+            pos[i] = e[i].pos;
+        }
+        for (size_t i = 0; i < count; ++i) {
+            const uint64_t ki = key[i], pi = pos[i];
+            uint64_t rank = 0;
+            _Pragma("omp simd reduction(+ : rank)")
+            for (size_t j = 0; j < count; ++j)
+                rank += (uint64_t)((key[j] > ki) | ((key[j] == ki) & (pos[j] < pi)));
+            if (rank < kept) out[rank] = e[i];
+        }
+        memcpy(e, out, kept * sizeof(entry));
+        return kept;
+    }
+    select_entries(e, count, k);
+    sort_entries(e, kept);
+    return kept;
+}
+
 /* Candidates a buffer takes before it keeps its k best (> k). */
 static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
 
@@ -231,9 +291,12 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
             lane[l] = key > lane[l] ? key : lane[l];                                           \
         }                                                                                      \
         /* The k-th largest lane maximum, bit by bit from the top: the largest v with at least  \
-         * k lanes >= v. Counts vectorize and nothing branches on the data. */                 \
+         * k lanes >= v. Counts vectorize and nothing branches on the data. Only the top 16     \
+         * bits are searched: v with its low bits 0 is still a floor, and 16 bits of a key      \
+         * (a float's sign, exponent and 7 bits of mantissa) already rule out nearly as much. */ \
         Key v = 0;                                                                             \
-        for (Key bit = (Key)((Key)1 << (W - 1)); bit; bit >>= 1) {                            \
+        const Key last_bit = (Key)((Key)1 << (W > 16 ? W - 16 : 0));                           \
+        for (Key bit = (Key)((Key)1 << (W - 1)); bit >= last_bit; bit >>= 1) {                \
             const Key try_v = (Key)(v | bit);                                                  \
             unsigned at_least = 0;                                                             \
             _Pragma("omp simd reduction(+ : at_least)")                                        \
@@ -241,6 +304,31 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
             v = (size_t)at_least >= k ? try_v : v;                                             \
         }                                                                                      \
         return v;                                                                              \
+    }
+
+/*
+ * Segment floor: the least of the maxima of k contiguous segments of [begin, end) (each at least
+ * one element): those k maxima are k distinct elements with keys at least that large, so it is a
+ * floor as the lane floor is. It costs one vectorized max pass and k horizontal maxima, where
+ * the lane floor's bit-by-bit search costs as much as a short row's whole read.
+ */
+#define YAMR__CPU_DEFINE_SEGMENT_FLOOR(W, Key)                                                 \
+    YAMR__CPU_INLINE Key segment_floor##W(yamr_dtype t, const void *row, size_t begin,          \
+                                          size_t end, Key flip, Key nan_key, size_t k)         \
+    {                                                                                          \
+        const size_t per = (end - begin) / k;                                                  \
+        Key least = (Key)~(Key)0;                                                              \
+        for (size_t s = 0; s < k; ++s) {                                                       \
+            const size_t lo = begin + s * per, hi = s + 1 == k ? end : lo + per;               \
+            Key m = 0;                                                                         \
+            _Pragma("omp simd reduction(max : m)")                                             \
+            for (size_t i = lo; i < hi; ++i) {                                                 \
+                const Key key = yamr__cpu_key##W(t, row, i, flip, nan_key);                    \
+                m = key > m ? key : m;                                                         \
+            }                                                                                  \
+            least = m < least ? m : least;                                                     \
+        }                                                                                      \
+        return least;                                                                          \
     }
 
 /*
@@ -255,6 +343,7 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
  * the least kept key + 1 (an equal key loses to the k earlier elements that hold it).
  */
 #define YAMR__CPU_DEFINE_TOPK_RANGE(W, Key)                                                    \
+    YAMR__CPU_DEFINE_SEGMENT_FLOOR(W, Key)                                                     \
     YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, 32)                                                    \
     YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, 64)                                                    \
     YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, 256)                                                   \
@@ -273,7 +362,10 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
             const size_t m = short_range ? n : YAMR__TOPK_CPU_SHORT_BYTES / sizeof(Key);       \
             const size_t stop = begin + m;                                                     \
             uint64_t lanes_floor = 0;                                                          \
-            if (2 * k <= 32 && m >= 4 * 32)                                                    \
+            if (short_range && k <= YAMR__TOPK_CPU_SEGMENT_K &&                                \
+                m / k >= YAMR__TOPK_CPU_SEGMENT_MIN)                                           \
+                lanes_floor = segment_floor##W(t, row, begin, stop, flip, nan_key, k);         \
+            else if (2 * k <= 32 && m >= 4 * 32)                                               \
                 lanes_floor = lane_floor##W##_32(t, row, begin, stop, flip, nan_key, k);       \
             else if (2 * k <= 64 && m >= 4 * 64)                                               \
                 lanes_floor = lane_floor##W##_64(t, row, begin, stop, flip, nan_key, k);       \
@@ -310,6 +402,10 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
                 for (size_t j = sublen; j % 8; ++j) marks[j] = 0;                              \
                 for (size_t w = 0; w < sublen && !closed; w += 8) {                            \
                     uint64_t word;                                                             \
+                    if (w % 64 == 0 && sublen - w >= 64 && !any_mark(marks + w)) {             \
+                        w += 56; /* 64 marks, none set: a short row's usual case */            \
+                        continue;                                                              \
+                    }                                                                          \
                     memcpy(&word, marks + w, 8);                                               \
                     while (word) {                                                             \
                         const size_t at = at0 + w + lowest_bit(word) / 8;                      \
@@ -334,10 +430,7 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
             }                                                                                  \
             i += len;                                                                          \
         }                                                                                      \
-        if (count > k) select_entries(buf, count, k);                                          \
-        count = count < k ? count : k;                                                         \
-        sort_entries(buf, count);                                                              \
-        return count;                                                                          \
+        return best_sorted(buf, count, k);                                                     \
     }
 
 YAMR__CPU_DEFINE_TOPK_RANGE(16, uint16_t)
@@ -419,22 +512,6 @@ static size_t buffer_entries(size_t len, size_t k)
     return len < want ? (len > k ? len : k) : want;
 }
 
-yamr__cpu_topk_split yamr__cpu_topk_plan(const yamr__cpu_config *cfg, size_t rows, size_t cols,
-                                         size_t k, size_t elem)
-{
-    yamr__cpu_topk_split p = {1, 0};
-    const size_t total = rows * cols; /* the matrix checks bound it */
-    p.threads = yamr__cpu_threads_for(cfg, total > (size_t)-1 / elem ? (size_t)-1 : total * elem);
-    if (p.threads <= 1) return p;
-    const size_t per_range = cols / (size_t)p.threads;
-    const size_t need = 16 * k > YAMR__TOPK_CPU_SPLIT_MIN ? 16 * k : YAMR__TOPK_CPU_SPLIT_MIN;
-    if (rows < 4 * (size_t)p.threads && per_range >= need && k <= per_range / 16)
-        p.split = 1;
-    else if (rows < (size_t)p.threads)
-        p.threads = (int)rows;
-    return p;
-}
-
 /* Writes row r's count best (buf) and the fill of the rest. */
 static void write_row(const yamr__topk_call *c, size_t r, const entry *buf, size_t count)
 {
@@ -442,10 +519,20 @@ static void write_row(const yamr__topk_call *c, size_t r, const entry *buf, size
     const unsigned char *row = (const unsigned char *)c->in + r * c->ld * elem;
     unsigned char *values = (unsigned char *)c->values + r * c->k * elem;
     int64_t *indices = c->indices ? c->indices + r * c->k : NULL;
-    for (size_t j = 0; j < count; ++j) {
-        memcpy(values + j * elem, row + buf[j].pos * elem, elem);
-        if (indices) indices[j] = (int64_t)buf[j].pos;
+    /* the element size a constant in each loop: a copy, not a call */
+    switch (elem) {
+    case 2:
+        for (size_t j = 0; j < count; ++j) memcpy(values + j * 2, row + buf[j].pos * 2, 2);
+        break;
+    case 4:
+        for (size_t j = 0; j < count; ++j) memcpy(values + j * 4, row + buf[j].pos * 4, 4);
+        break;
+    default:
+        for (size_t j = 0; j < count; ++j) memcpy(values + j * 8, row + buf[j].pos * 8, 8);
+        break;
     }
+    if (indices)
+        for (size_t j = 0; j < count; ++j) indices[j] = (int64_t)buf[j].pos;
     const uint64_t empty = yamr__empty_value_bits(c->dtype);
     for (size_t j = count; j < c->k; ++j) {
         memcpy(values + j * elem, &empty, elem); /* little-endian */
@@ -457,23 +544,23 @@ yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c
 {
     const size_t elem = yamr_dtype_size(c->dtype), k = c->k;
     const int is_min = !c->largest;
-    const yamr__cpu_topk_split p = yamr__cpu_topk_plan(cfg, c->rows, c->cols, k, elem);
-    const size_t threads = (size_t)p.threads;
-    const size_t range_len = p.split ? (c->cols + threads - 1) / threads : c->cols;
+    const int split = (int)YAMR__PLAN_CPU_SPLIT(c->plan);
+    const size_t threads = YAMR__PLAN_CPU_THREADS(c->plan);
+    const size_t range_len = split ? (c->cols + threads - 1) / threads : c->cols;
     const size_t cap = buffer_entries(range_len, k);
     /* Every buffer before any work, so that a failed allocation writes nothing: one per thread,
      * and for a split the union of the ranges' lists. */
-    const size_t merge = p.split ? threads * k : 0;
+    const size_t merge = split ? threads * k : 0;
     if (cap > ((size_t)-1 / sizeof(entry) - merge) / threads) return YAMR_ERROR_OUT_OF_MEMORY;
     entry *all = (entry *)malloc((threads * cap + merge) * sizeof(entry));
     if (!all) return YAMR_ERROR_OUT_OF_MEMORY;
-    if (p.split) {
+    if (split) {
         entry *lists = all + threads * cap;
         size_t counts[YAMR__CPU_MAX_THREADS];
         for (size_t r = 0; r < c->rows; ++r) {
             const void *row = (const unsigned char *)c->in + r * c->ld * elem;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(p.threads) schedule(static, 1)
+#pragma omp parallel for num_threads((int)threads) schedule(static, 1)
 #endif
             for (long long s = 0; s < (long long)threads; ++s) {
                 const size_t begin = (size_t)s * range_len;
@@ -497,9 +584,8 @@ yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c
         }
     } else if (threads > 1) {
 #ifdef _OPENMP
-        const size_t per = c->rows / (threads * YAMR__CPU_CHUNKS_PER_THREAD);
-        const int grab = per < 1 ? 1 : per > 4096 ? 4096 : (int)per;
-#pragma omp parallel num_threads(p.threads)
+        const int grab = (int)YAMR__PLAN_CPU_GRAB(c->plan);
+#pragma omp parallel num_threads((int)threads)
         {
             entry *buf = all + (size_t)omp_get_thread_num() * cap;
 #pragma omp for schedule(dynamic, grab)

@@ -69,6 +69,16 @@ typedef struct {
 #define YAMR__CPU_CHUNK_BLOCKS 16
 /* The most threads one call uses (the per-thread partial results live on the stack). */
 #define YAMR__CPU_MAX_THREADS 256
+/* Batched calls: below this many rows per thread a spread leaves threads idle at the end, so
+ * rows are split instead. */
+#define YAMR__CPU_ROWS_PER_THREAD 4
+/* Rows (segments) a thread takes at a time: about this many elements. Large, because each grab
+ * is a new stream that the hardware prefetchers learn only after a few KiB (docs/performance.md:
+ * small grabs left two threads no faster than one on memory-sized batches). */
+#define YAMR__CPU_ELEMENTS_PER_GRAB 131072
+/* Top-k: a row is split over threads only when each range holds at least this many elements and
+ * 16 per entry of k. */
+#define YAMR__CPU_TOPK_SPLIT_MIN 65536
 
 /* The best instruction set this CPU runs that the library was compiled for. */
 yamr__cpu_isa yamr__cpu_detect_isa(void);
@@ -85,6 +95,36 @@ int yamr__cpu_threads_for(const yamr__cpu_config *cfg, size_t bytes);
  * 1; 0 when OMP_NUM_THREADS is set or no launcher says so. */
 int yamr__cpu_node_share(void);
 
+/*
+ * The CPU plan: how a call goes over threads, decided once by yamr__cpu_plan() and kept in
+ * yamr_plan.internal of a YAMR_KERNEL_CPU plan (the GPU kernels use the slots otherwise).
+ */
+/* Threads the call runs on, >= 1 (1: the calling thread alone). */
+#define YAMR__PLAN_CPU_THREADS(plan) ((plan)->internal[0])
+/* 1: each row (the one array of a reduce) is cut into ranges over the threads and their answers
+ * merged; 0: threads take whole rows. */
+#define YAMR__PLAN_CPU_SPLIT(plan) ((plan)->internal[1])
+/* Threads taking whole rows: rows a thread takes at a time. A split reduce or row: blocks of
+ * YAMR__CPU_BLOCK per chunk that threads take in turn (segments: 0, per segment by its length). */
+#define YAMR__PLAN_CPU_GRAB(plan) ((plan)->internal[2])
+/* Rows and segments: 1 when the answers go by non-temporal stores, where the pass can. */
+#define YAMR__PLAN_CPU_STREAM(plan) ((plan)->internal[3])
+
+/* Fills the CPU slots of plan (call, op, dtype, rows, cols, k already set) for a call over
+ * `total` elements (rows x cols; ignored for segments, planned without their lengths). */
+void yamr__cpu_plan(const yamr__cpu_config *cfg, size_t total, yamr_plan *plan);
+/* Segments spread over threads: the elements they hold, estimated from the first of them once
+ * they are enough for every thread (only the threads and grabs depend on it, never an answer);
+ * SIZE_MAX when it overflows. */
+size_t yamr__cpu_segments_total(const yamr__cpu_config *cfg, yamr_dtype t,
+                                const int64_t *offsets, size_t segments);
+/* Rows a thread takes at a time when `rows` rows of `total` elements in all go over `threads`. */
+size_t yamr__cpu_rows_grab(size_t rows, size_t total, int threads);
+/* Blocks of YAMR__CPU_BLOCK per chunk when one array of n elements is split over `threads`. */
+size_t yamr__cpu_chunk_blocks(size_t n, int threads);
+/* Why the plan, into why[cap] (yamr_plan_describe()). */
+void yamr__cpu_explain(const yamr__cpu_config *cfg, const yamr_plan *plan, char *why, size_t cap);
+
 /* The best (largest key, first index on ties) of one array; index counts from the array. */
 typedef struct {
     uint64_t key;
@@ -100,13 +140,14 @@ void yamr__cpu_scan(yamr__cpu_isa isa, yamr_dtype t, int slots, int is_min, int 
 /* The answer of a scan: value and index (-1 for a float array of NaNs only under IGNORE). */
 yamr__result yamr__cpu_result(yamr_dtype t, const void *in, yamr__cpu_best best);
 
-/* One array of n >= 1 elements, split over threads when it is long enough: res[0] for `is_min`
- * (slots == 1), or res[0] MAX and res[1] MIN (slots == 2). Identical for any thread count. */
-void yamr__cpu_reduce(const yamr__cpu_config *cfg, yamr_dtype t, int slots, int is_min,
-                      int nan_ignore, const void *in, size_t n, yamr__result res[2]);
+/* One array of n >= 1 elements over `threads` threads (1: on the calling thread), in chunks of
+ * chunk_blocks blocks: res[0] for `is_min` (slots == 1), or res[0] MAX and res[1] MIN
+ * (slots == 2). Identical for any thread count. */
+void yamr__cpu_reduce(yamr__cpu_isa isa, int threads, size_t chunk_blocks, yamr_dtype t, int slots,
+                      int is_min, int nan_ignore, const void *in, size_t n, yamr__result res[2]);
 
-/* Batched calls (cpu_batch.c): rows and segments (kind ROWS or SEGMENTS), softmax statistics.
- * Rows (segments) are spread over threads; few long ones are each split instead. */
+/* Batched calls (cpu_batch.c): rows and segments (kind ROWS or SEGMENTS), softmax statistics,
+ * as c->plan says (yamr__cpu_plan()). */
 void yamr__cpu_rows(const yamr__cpu_config *cfg, const yamr__gpu_batch *c);
 /* Rows (segments) [begin, end) of a max/min/argmax/argmin batch on the calling thread, in one
  * fused pass (cpu_short.c): values and indices written as yamr__cpu_rows() writes them; with

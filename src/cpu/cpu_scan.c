@@ -278,21 +278,16 @@ static int beats(yamr__cpu_best a, yamr__cpu_best b)
 }
 #endif
 
-void yamr__cpu_reduce(const yamr__cpu_config *cfg, yamr_dtype t, int slots, int is_min,
-                      int nan_ignore, const void *in, size_t n, yamr__result res[2])
+void yamr__cpu_reduce(yamr__cpu_isa isa, int threads, size_t chunk_blocks, yamr_dtype t, int slots,
+                      int is_min, int nan_ignore, const void *in, size_t n, yamr__result res[2])
 {
     yamr__cpu_best best[2];
 #ifdef _OPENMP
     const size_t elem = yamr_dtype_size(t);
-    const int threads = yamr__cpu_threads_for(cfg, n * elem);
     if (threads > 1) {
         /* Whole blocks taken a chunk at a time (dynamic): a thread that loses its core to another
-         * process for a while leaves its chunks to the others instead of holding up the call.
-         * YAMR__CPU_CHUNKS_PER_THREAD chunks per thread, at least YAMR__CPU_CHUNK_BLOCKS blocks. */
-        const size_t blocks = (n + YAMR__CPU_BLOCK - 1) / YAMR__CPU_BLOCK;
-        size_t per_chunk = blocks / ((size_t)threads * YAMR__CPU_CHUNKS_PER_THREAD);
-        if (per_chunk < YAMR__CPU_CHUNK_BLOCKS) per_chunk = YAMR__CPU_CHUNK_BLOCKS;
-        const size_t chunk = per_chunk * YAMR__CPU_BLOCK;
+         * process for a while leaves its chunks to the others instead of holding up the call. */
+        const size_t chunk = (chunk_blocks ? chunk_blocks : 1) * YAMR__CPU_BLOCK;
         const long long chunks = (long long)((n + chunk - 1) / chunk);
         yamr__cpu_best part[YAMR__CPU_MAX_THREADS][2];
         int used = 1;
@@ -304,7 +299,7 @@ void yamr__cpu_reduce(const yamr__cpu_config *cfg, yamr_dtype t, int slots, int 
             for (long long k = 0; k < chunks; ++k) {
                 const size_t lo = (size_t)k * chunk, hi = n - lo < chunk ? n : lo + chunk;
                 yamr__cpu_best got[2];
-                yamr__cpu_scan(cfg->isa, t, slots, is_min, nan_ignore,
+                yamr__cpu_scan(isa, t, slots, is_min, nan_ignore,
                                (const unsigned char *)in + lo * elem, hi - lo, got);
                 for (int s = 0; s < slots; ++s) {
                     got[s].index += lo;
@@ -321,9 +316,12 @@ void yamr__cpu_reduce(const yamr__cpu_config *cfg, yamr_dtype t, int slots, int 
             for (int s = 0; s < slots; ++s)
                 if (beats(part[i][s], best[s])) best[s] = part[i][s];
     } else
+#else
+    (void)threads;
+    (void)chunk_blocks;
 #endif
     {
-        yamr__cpu_scan(cfg->isa, t, slots, is_min, nan_ignore, in, n, best);
+        yamr__cpu_scan(isa, t, slots, is_min, nan_ignore, in, n, best);
     }
     for (int k = 0; k < slots; ++k) res[k] = yamr__cpu_result(t, in, best[k]);
 }
