@@ -4,6 +4,7 @@
 #define YAMR_GPU_H
 
 #include "block_reduce.hpp"
+#include "policy.hpp"
 #include "rows_reduce.hpp"
 #include "yamr_internal.h"
 #include "yamr_port.h"
@@ -12,6 +13,7 @@ struct yamr__gpu {
     int device;
     int warp_size;
     int multiprocessors;
+    yamr__family family; /* which policy rows run here (src/policy.h) */
     hipStream_t stream;
     /* Pinned host memory mapped into the device's address space (h_ as the host reads it, d_
      * as kernels write it), so that a synchronous call's answer needs no copy after its

@@ -7,100 +7,137 @@
 #include "gpu.h"
 
 /* Calls use(kernel, accumulator type tag) with Acc's split kernel instance of a grid-wide call
- * for the device's warp width, the variant's block algorithm, the index width (32 or 64 bits:
- * the plan's index_bits), the grid (one block: the instance with no last-block code) and, for one
- * block, the vectors a thread loads at once (the plan's chunk_vectors). Only the instances the
- * variant's row holds are made (yamr_internal.h): every one for a GRID_WIDE row, the one-block
- * instances of one slot and elements of at most 4 bytes for a ONE_BLOCK_FIRST row. False
- * (nothing called) for an instance not held. */
-template <typename Acc, int W, yamr_variant V, typename Use>
+ * by GRID row P (src/policy.h: its warp width, chunk of vectors and register bounds) for the
+ * variant's block algorithm, the index width (32 or 64 bits: the plan's index_bits), the grid
+ * (one block: the instance with no last-block code) and, for one block, the vectors a thread
+ * loads at once (the plan's chunk_vectors: the row's vectors or its one-block vectors). Only the
+ * instances the variant's row holds are made (yamr_internal.h): every one for a GRID_WIDE row,
+ * the one-block instances of one slot and elements of at most 4 bytes for a ONE_BLOCK_FIRST row;
+ * and only for the accumulators row P serves. False (nothing called) for an instance not held. */
+template <int P, typename Acc, yamr_variant V, typename Use>
 static bool with_index_width(int index_bits, bool one_block, int chunk_vectors, Use &&use)
 {
-    constexpr int esize = sizeof(typename Acc::storage);
-    constexpr int unroll = YAMR__GRID_VECTORS(esize);
-    constexpr int one_block_unroll = YAMR__GRID_ONE_BLOCK_VECTORS(esize);
-    constexpr int bound = YAMR__GRID_MIN_BLOCKS(esize, Acc::slots, true);
-    constexpr int one_block_bound = YAMR__GRID_MIN_BLOCKS(esize, Acc::slots, false);
-    constexpr bool grid_wide = yamr__variant_flags(V) & YAMR__GRID_WIDE;
-    constexpr bool one_block_held = grid_wide || ((yamr__variant_flags(V) & YAMR__ONE_BLOCK_FIRST) &&
-                                                  Acc::slots == 1 && esize <= 4);
-    typedef typename Acc::template with_index<int> Narrow;
-    if constexpr (one_block_held) {
-        if (index_bits == 32 && one_block) {
-            if constexpr (one_block_unroll != unroll)
-                if (chunk_vectors == one_block_unroll) {
-                    use(yamr_split_kernel<Narrow, V, W, one_block_unroll, yamr__matrix_layout,
-                                          one_block_bound, false>,
-                        (Narrow *)NULL);
-                    return true;
-                }
-            use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, one_block_bound,
-                                  false>,
-                (Narrow *)NULL);
+    if constexpr (!yamr__policy_serves_acc<P, Acc>()) {
+        return false;
+    } else {
+        constexpr yamr__policy row = yamr__policy_rows[P];
+        constexpr int W = yamr__policy_warp_width(P);
+        constexpr int esize = sizeof(typename Acc::storage);
+        constexpr bool grid_wide = yamr__variant_flags(V) & YAMR__GRID_WIDE;
+        constexpr bool one_block_held =
+            grid_wide ||
+            ((yamr__variant_flags(V) & YAMR__ONE_BLOCK_FIRST) && Acc::slots == 1 && esize <= 4);
+        typedef typename Acc::template with_index<int> Narrow;
+        if constexpr (one_block_held) {
+            if (index_bits == 32 && one_block) {
+                if constexpr (row.vectors_one_block != row.vectors)
+                    if (chunk_vectors == row.vectors_one_block) {
+                        use(yamr_split_kernel<Narrow, V, W, row.vectors_one_block,
+                                              yamr__matrix_layout, row.min_blocks_one_block, false>,
+                            (Narrow *)NULL);
+                        return true;
+                    }
+                use(yamr_split_kernel<Narrow, V, W, row.vectors, yamr__matrix_layout,
+                                      row.min_blocks_one_block, false>,
+                    (Narrow *)NULL);
+                return true;
+            }
+        }
+        if constexpr (grid_wide) {
+            if (index_bits == 32)
+                use(yamr_split_kernel<Narrow, V, W, row.vectors, yamr__matrix_layout,
+                                      row.min_blocks>,
+                    (Narrow *)NULL);
+            else
+                use(yamr_split_kernel<Acc, V, W, row.vectors, yamr__matrix_layout,
+                                      row.min_blocks_wide>,
+                    (Acc *)NULL);
             return true;
         }
+        return false;
     }
-    if constexpr (grid_wide) {
-        if (index_bits == 32)
-            use(yamr_split_kernel<Narrow, V, W, unroll, yamr__matrix_layout, bound>,
-                (Narrow *)NULL);
-        else
-            use(yamr_split_kernel<Acc, V, W, unroll, yamr__matrix_layout>, (Acc *)NULL);
-        return true;
-    }
-    return false;
 }
 
-/* with_index_width for the dtype and the slot count (two: min+max); false (nothing called) for a
- * variant without a block algorithm or an instance its row does not hold. */
+/* with_index_width for the GRID row `policy`, the dtype and the slot count (two: min+max); false
+ * (nothing called) for a row this build does not make, a variant without a block algorithm or
+ * an instance its row does not hold. */
 template <typename Use>
-static bool with_grid_kernel(const yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
-                             int slots, int index_bits, bool one_block, int chunk_vectors,
-                             Use &&use)
+static bool with_grid_kernel(int policy, yamr_dtype dtype, yamr_variant variant, int slots,
+                             int index_bits, bool one_block, int chunk_vectors, Use &&use)
 {
     bool found = false;
-    yamr__with_warp_width(gpu->warp_size, [&](auto width) {
-        yamr__with_block_variant(variant, [&](auto block) {
-            constexpr int W = decltype(width)::value;
-            constexpr yamr_variant V = decltype(block)::value;
+    yamr__with_policy(policy, [&](auto row_id) {
+        constexpr int P = decltype(row_id)::value;
+        if constexpr (yamr__policy_rows[P].shape == YAMR__SHAPE_GRID) {
+            yamr__with_block_variant(variant, [&](auto block) {
+                constexpr yamr_variant V = decltype(block)::value;
 #define YAMR_USE_DTYPE(D)                                                                      \
     {                                                                                          \
         if (slots == 2)                                                                        \
-            found = with_index_width<yamr__minmax_acc<D>, W, V>(index_bits, one_block,        \
+            found = with_index_width<P, yamr__minmax_acc<D>, V>(index_bits, one_block,        \
                                                                  chunk_vectors, use);          \
         else                                                                                   \
-            found = with_index_width<yamr__best_acc<D>, W, V>(index_bits, one_block,          \
+            found = with_index_width<P, yamr__best_acc<D>, V>(index_bits, one_block,          \
                                                                chunk_vectors, use);            \
     }
-            YAMR_DISPATCH_DTYPE(dtype, YAMR_USE_DTYPE)
+                YAMR_DISPATCH_DTYPE(dtype, YAMR_USE_DTYPE)
 #undef YAMR_USE_DTYPE
-        });
+            });
+        }
     });
     return found;
 }
 
 /* Asks the runtime, once per context at yamr_create(), how many blocks of each split kernel
- * instance a grid of several blocks can run (a GRID_WIDE variant's, every dtype, both slot
- * counts and index widths) fit on one multiprocessor; the planner reads the answers. */
+ * instance a grid of several blocks can run (the GRID row of the device's family for every dtype
+ * and both slot counts, a GRID_WIDE variant's, both index widths) fit on one multiprocessor; the
+ * planner reads the answers. */
 extern "C" yamr_status yamr__gpu_ask_occupancy(yamr__gpu *gpu, char *err, size_t errlen)
 {
     for (int i = 0; i < yamr__variant_count; ++i) {
         if (!(yamr__variants[i].flags & YAMR__GRID_WIDE)) continue;
         const yamr_variant variant = yamr__variants[i].id;
         for (int dtype = 0; dtype < YAMR_DTYPE_COUNT; ++dtype)
-            for (int slots = 1; slots <= 2; ++slots)
+            for (int slots = 1; slots <= 2; ++slots) {
+                const int policy = yamr__policy_find(
+                    gpu->family, (int)yamr_dtype_size((yamr_dtype)dtype),
+                    slots == 2 ? YAMR__ACC_MINMAX : YAMR__ACC_BEST, YAMR__SHAPE_GRID);
                 for (int wide = 0; wide < 2; ++wide) {
                     int &blocks = gpu->grid_blocks_per_unit[dtype][variant][slots - 1][wide];
                     hipError_t e = hipSuccess;
-                    if (with_grid_kernel(gpu, (yamr_dtype)dtype, variant, slots, wide ? 64 : 32,
-                                         false, 0, [&](auto kernel, auto) {
+                    if (with_grid_kernel(policy, (yamr_dtype)dtype, variant, slots,
+                                         wide ? 64 : 32, false, 0, [&](auto kernel, auto) {
                             e = hipOccupancyMaxActiveBlocksPerMultiprocessor(
                                 &blocks, kernel, YAMR__BLOCK_THREADS, 0);
                         }))
                         YAMR_HIP_TRY(e, err, errlen);
                 }
+            }
     }
     return YAMR_SUCCESS;
+}
+
+/* The batched shapes' half of yamr__gpu_policy_held (rows_reduce.hip). */
+bool yamr__gpu_batch_policy_held(int policy, yamr_dtype dtype, int acc);
+
+extern "C" int yamr__gpu_policy_held(int policy, yamr_dtype dtype, int acc)
+{
+    const yamr__policy *row = yamr__policy_row(policy);
+    const auto held = [](auto, auto) {};
+    switch (row->shape) {
+    case YAMR__SHAPE_GRID: {
+        const int slots = acc == YAMR__ACC_MINMAX ? 2 : 1;
+        const yamr_variant v = YAMR_VARIANT_WARP_SHUFFLE;
+        return with_grid_kernel(policy, dtype, v, slots, 32, false, 0, held) &&
+               with_grid_kernel(policy, dtype, v, slots, 64, false, 0, held) &&
+               with_grid_kernel(policy, dtype, v, slots, 32, true, row->vectors, held) &&
+               with_grid_kernel(policy, dtype, v, slots, 32, true, row->vectors_one_block, held);
+    }
+    case YAMR__SHAPE_SINGLE_BLOCK:
+        return yamr__with_policy(policy, [](auto) {});
+    case YAMR__SHAPE_CPU: return 0;
+    default: return yamr__gpu_batch_policy_held(policy, dtype, acc);
+    }
 }
 
 extern "C" yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype,
@@ -122,9 +159,11 @@ extern "C" yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype
 static bool launch_single_block(yamr__gpu *gpu, const yamr__gpu_call *call, int slots)
 {
     bool found = false;
-    yamr__with_warp_width(gpu->warp_size, [&](auto width) {
-        yamr__with_block_variant(call->plan->variant, [&](auto block) {
-            constexpr int W = decltype(width)::value;
+    yamr__with_policy((int)YAMR__PLAN_POLICY(call->plan), [&](auto row_id) {
+        constexpr int P = decltype(row_id)::value;
+        if constexpr (yamr__policy_rows[P].shape == YAMR__SHAPE_SINGLE_BLOCK)
+            yamr__with_block_variant(call->plan->variant, [&](auto block) {
+            constexpr int W = yamr__policy_warp_width(P);
             constexpr yamr_variant V = decltype(block)::value;
             constexpr unsigned flags = yamr__variant_flags(V);
             if constexpr (!(flags & (YAMR__GRID_WIDE | YAMR__LAB_ONLY))) {
@@ -233,7 +272,8 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
         memset(gpu->h_answer, 0, (size_t)slots * YAMR__ANSWER_WORDS * sizeof *gpu->h_answer);
     const long long n = (long long)call->n;
     const yamr__matrix_layout one_row = {n, n};
-    if (!with_grid_kernel(gpu, call->dtype, plan->variant, slots, plan->index_bits,
+    if (!with_grid_kernel((int)YAMR__PLAN_POLICY(plan), call->dtype, plan->variant, slots,
+                          plan->index_bits,
                           plan->blocks_per_row == 1, (int)YAMR__PLAN_CHUNK_VECTORS(plan),
                           [&](auto kernel, auto acc) {
             typedef typename std::remove_pointer<decltype(acc)>::type Acc;

@@ -6,7 +6,7 @@
  * layouts), tile_scan.hpp (the scans), acc_best.hpp and acc_softmax.hpp (the accumulators),
  * block_merge.hpp (the block layer; the batched kernels merge by warp_shuffle).
  *
- *  - warp per row: yamr_rows_lanes_kernel for a matrix, a group of 8 lanes (or the warp) per
+ *  - warp per row: yamr_rows_lanes_kernel for a matrix, a group of lanes (or the warp) per
  *    row; rows are short, so a block holds many and shuffles finish each one with no barrier.
  *    yamr_segments_kernel for segments, the same, except that a segment too long for one warp
  *    is left by its warp and reduced by the whole block after the warps' turn; the choice is made
@@ -33,16 +33,15 @@
 
 /*
  * The warp shape for a matrix, whose rows all have one length: a group of Lanes lanes per row,
- * Count elements per lane at most (cols <= Lanes * Count: the host picks Lanes = 8 for rows of
- * at most YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT elements, else the warp). The groups of
- * a warp reduce their rows side by side in one memory round trip and finish them with shuffles;
- * rounds of a block's YAMR__BLOCK_THREADS / Lanes rows stride over the grid.
+ * Count elements per lane at most (cols <= Lanes * Count: the host picks the LANES row's group
+ * for rows of at most lanes * count elements, else the warp with its warp_count; src/policy.h).
+ * The groups of a warp reduce their rows side by side in one memory round trip and finish them
+ * with shuffles; rounds of a block's YAMR__BLOCK_THREADS / Lanes rows stride over the grid.
+ * MinBlocks: the row's register bound (blocks per multiprocessor).
  */
-template <typename Acc, int WarpSize, int Lanes, int Count>
+template <typename Acc, int WarpSize, int Lanes, int Count, int MinBlocks>
 __global__ void __launch_bounds__(YAMR__BLOCK_THREADS,
-                                  YAMR__ROWS_BOUND(typename Acc::storage, YAMR__ROWS_LANES_MIN_BLOCKS,
-                                                  YAMR__ROWS_LANES_MIN_BLOCKS,
-                                                  YAMR__ROWS_LANES_MIN_BLOCKS_WIDE))
+                                  YAMR_MIN_BLOCKS(YAMR__BLOCK_THREADS, MinBlocks))
 yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long rows,
                        yamr__matrix_layout layout, yamr__batch_args args,
                        typename Acc::output out)
@@ -66,30 +65,24 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
 }
 
 /*
- * The segment kernel: each block takes yamr__segments_per_block() consecutive segments per round,
- * one per group of YAMR__SEGMENT_GROUP_LANES(element size) lanes, and every segment goes to the
- * smallest of three teams that it fits, decided per segment from the offsets:
- *  1. its group, for segments of at most YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT elements:
- *     the groups of a warp reduce their segments side by side (one memory round trip for all);
- *  2. the whole warp, for segments up to YAMR__SEGMENT_WARP_MAX_PER_LANE elements per lane, one
- *     after another;
- *  3. the whole block, for longer ones, one after another.
+ * The segment kernel (a SEGMENTS row, src/policy.h): each block takes YAMR__BLOCK_THREADS /
+ * GroupLanes consecutive segments per round, one per group of GroupLanes lanes, and every segment
+ * goes to the smallest of three teams that it fits, decided per segment from the offsets:
+ *  1. its group, for segments of at most GroupElements elements (GroupElements / GroupLanes a
+ *     lane): the groups of a warp reduce their segments side by side (one memory round trip for
+ *     all), with 32-bit indices;
+ *  2. the whole warp, for segments up to WarpCount elements per lane, one after another, with
+ *     32-bit indices;
+ *  3. the whole block, for longer ones, one after another, Unroll vectors in flight a thread,
+ *     with the plan's 64-bit indices.
  * A warp learns which of its groups' segments need it by a vote, a block which need it by a
  * barrier, so that rounds with short segments only (the common case) skip teams 2 and 3 with a
- * few instructions. Rounds stride over the grid.
+ * few instructions. Rounds stride over the grid. MinBlocks: the row's register bound.
  */
-template <typename Storage>
-__host__ __device__ constexpr int yamr__segments_per_block()
-{
-    return YAMR__BLOCK_THREADS / YAMR__SEGMENT_GROUP_LANES(sizeof(Storage));
-}
-
-template <typename Acc, int WarpSize>
+template <typename Acc, int WarpSize, int GroupLanes, int GroupElements, int WarpCount, int Unroll,
+          int MinBlocks>
 __global__ void __launch_bounds__(YAMR__BLOCK_THREADS,
-                                  YAMR__ROWS_BOUND(typename Acc::storage,
-                                                  YAMR__SEGMENTS_MIN_BLOCKS_HALF,
-                                                  YAMR__SEGMENTS_MIN_BLOCKS,
-                                                  YAMR__SEGMENTS_MIN_BLOCKS_WIDE))
+                                  YAMR_MIN_BLOCKS(YAMR__BLOCK_THREADS, MinBlocks))
 yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long segments,
                      yamr__segment_layout layout, yamr__batch_args args,
                      typename Acc::output out)
@@ -97,12 +90,13 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
     typedef typename Acc::storage Storage;
     typedef typename Acc::template with_index<int> Narrow; /* teams 1 and 2: short segments */
     if (!yamr__warp_width_matches<WarpSize>()) return;
-    constexpr long long group_max = YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT;
-    constexpr int glanes = YAMR__SEGMENT_GROUP_LANES(sizeof(Storage));
-    constexpr int gcount = (int)group_max / glanes; /* elements per lane */
+    static_assert(GroupElements % GroupLanes == 0, "whole elements a lane");
+    constexpr long long group_max = GroupElements;
+    constexpr int glanes = GroupLanes;
+    constexpr int gcount = GroupElements / GroupLanes; /* elements per lane */
     constexpr int groups = WarpSize / glanes; /* per warp */
-    constexpr int per_block = yamr__segments_per_block<Storage>();
-    constexpr int warp_count = YAMR__SEGMENT_WARP_MAX_PER_LANE;
+    constexpr int per_block = YAMR__BLOCK_THREADS / GroupLanes;
+    constexpr int warp_count = WarpCount;
     constexpr long long warp_max = (long long)warp_count * WarpSize;
     const int lane = threadIdx.x % WarpSize, warp = threadIdx.x / WarpSize;
     const int group_lane = lane % glanes;
@@ -149,7 +143,7 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
                 long long bbegin, bn;
                 layout.extent(br, bbegin, bn);
                 Acc b = Acc::identity(args);
-                yamr__rows_scan<Storage, YAMR__ROWS_BLOCK_UNROLL>(
+                yamr__rows_scan<Storage, Unroll>(
                     in + bbegin, bn, 0, threadIdx.x, YAMR__BLOCK_THREADS, args.vectorize, b);
                 yamr__block_merge<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, YAMR__BLOCK_THREADS>(b);
                 if (threadIdx.x == 0) b.write(br, out);
@@ -159,9 +153,11 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
     }
 }
 
-/* A block per row of a matrix; rows stride over the grid. */
-template <typename Acc, int WarpSize>
-__global__ void __launch_bounds__(YAMR__BLOCK_THREADS)
+/* A block per row of a matrix; rows stride over the grid. Unroll: 16-byte loads in flight per
+ * thread; MinBlocks: the row's register bound (0: none, as `__launch_bounds__(threads)`). */
+template <typename Acc, int WarpSize, int Unroll, int MinBlocks>
+__global__ void __launch_bounds__(YAMR__BLOCK_THREADS,
+                                  YAMR_MIN_BLOCKS(YAMR__BLOCK_THREADS, MinBlocks))
 yamr_rows_block_kernel(const typename Acc::storage *__restrict__ in, long long rows,
                        yamr__matrix_layout layout, yamr__batch_args args,
                        typename Acc::output out)
@@ -169,7 +165,7 @@ yamr_rows_block_kernel(const typename Acc::storage *__restrict__ in, long long r
     if (!yamr__warp_width_matches<WarpSize>()) return;
     for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
         Acc acc = Acc::identity(args);
-        yamr__rows_scan<typename Acc::storage, YAMR__ROWS_BLOCK_UNROLL>(
+        yamr__rows_scan<typename Acc::storage, Unroll>(
             in + r * layout.ld, layout.cols, 0, threadIdx.x, YAMR__BLOCK_THREADS, args.vectorize,
             acc);
         yamr__block_merge<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, YAMR__BLOCK_THREADS>(acc);

@@ -70,6 +70,7 @@ extern "C" yamr_status yamr__gpu_open(int device, yamr__gpu **gpu, yamr_device_i
     g->device = device;
     g->warp_size = p.warpSize;
     g->multiprocessors = p.multiProcessorCount;
+    g->family = yamr__device_family(&d);
     g->stream = 0;
     const size_t max_blocks = (size_t)YAMR__GRID_MAX_BLOCKS_PER_UNIT * p.multiProcessorCount;
     yamr_status s = yamr__gpu_own_memory(g, max_blocks, err, errlen);

@@ -178,8 +178,10 @@ YAMR_API yamr_status yamr_get_cpu_threads(const yamr_context *ctx, int *threads)
 YAMR_API yamr_status yamr_get_device_info(const yamr_context *ctx, yamr_device_info *info);
 /**
  * A multi-line, human-readable report: vendor, device, arch, warp width, scheduling model, the
- * variant set and the one AUTO picks with its reason, and the plan of the last call. Owned by ctx; valid until the next call
- * on ctx.
+ * architecture family whose tuning rows the calls run (and whether they were measured or are
+ * derived), the variant set and the one AUTO picks with its reason, and the plan of the last
+ * call with its tuning row and that row's reason. Owned by ctx; valid until the next call on
+ * ctx.
  */
 YAMR_API const char *yamr_report(yamr_context *ctx);
 
@@ -378,7 +380,8 @@ YAMR_API const char *yamr_rows_shape_name(yamr_rows_shape shape);
 
 /*
  * Plans. Before any work a call decides once what it will run (the block algorithm, the kernel,
- * its grid and block, the lanes per row, the index width) and then only executes that plan.
+ * its grid and block, the lanes per row, the index width, and the tuning row of its device's
+ * architecture family that the kernel runs with) and then only executes that plan.
  * yamr_plan_for() makes the plan a call would get, without running anything;
  * yamr_last_plan() returns the plan of the last call made on the context; yamr_report() prints
  * it. Results never depend on the plan.

@@ -57,6 +57,7 @@ yamr_status yamr_create_ex(yamr_context **ctx, int device, char *why, size_t why
             return s;
         }
     }
+    c->family = yamr__device_family(&c->info);
     *ctx = c;
     return YAMR_SUCCESS;
 }
@@ -168,6 +169,8 @@ const char *yamr_report(yamr_context *ctx)
                                                 : "lockstep (no independent thread scheduling)");
         append(out, cap, &used, "units:       %d multiprocessors, %d threads per block\n",
                d->multiprocessors, d->max_block_threads);
+        append(out, cap, &used, "policies:    the %s rows: %s\n", yamr__family_name(ctx->family),
+               yamr__family_basis(ctx->family));
         append(out, cap, &used, "nan policy:  %s\n",
                ctx->nan_policy == YAMR_NAN_PROPAGATE ? "propagate" : "ignore");
         append(out, cap, &used, "variant set: %s\n", yamr_variant_name(ctx->variant));
@@ -193,5 +196,9 @@ const char *yamr_report(yamr_context *ctx)
     char line[512] = "no call yet";
     if (yamr_last_plan(ctx, &plan) == YAMR_SUCCESS) yamr__describe_plan(ctx, &plan, line, sizeof line);
     append(out, cap, &used, "last call:   %s\n", line);
+    if (ctx->has_plan && yamr__plan_policy(&plan))
+        append(out, cap, &used, "             policy %s: %s\n",
+               yamr__policy_row(yamr__plan_policy(&plan))->name,
+               yamr__policy_row(yamr__plan_policy(&plan))->reason);
     return out;
 }

@@ -9,6 +9,7 @@
 struct yamr_context {
     int device; /* GPU ordinal or YAMR_DEVICE_CPU */
     yamr_device_info info;
+    yamr__family family; /* which policy rows its calls run (src/policy.h) */
     yamr__gpu *gpu; /* NULL for the CPU backend */
     yamr__cpu_config cpu; /* the CPU backend's instruction set, thread cap, answer streaming */
     yamr_variant variant;

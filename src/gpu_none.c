@@ -57,6 +57,12 @@ yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yam
     return YAMR_ERROR_NO_DEVICE;
 }
 
+int yamr__gpu_policy_held(int policy, yamr_dtype dtype, int acc)
+{
+    (void)policy, (void)dtype, (void)acc;
+    return -1;
+}
+
 yamr_status yamr__gpu_rows(yamr__gpu *gpu, const yamr__gpu_batch *call, char *err, size_t errlen)
 {
     (void)gpu, (void)call, (void)err, (void)errlen;

@@ -107,27 +107,46 @@ static int index_bits_for(size_t cols, size_t lanes)
 
 /* Blocks a grid-wide call of `cols` elements of esize bytes needs for every thread to take at
  * most `vectors` 16-byte vectors, or one element where the input is not aligned to its element. */
-static size_t grid_blocks_for(size_t cols, size_t esize, int aligned, size_t vectors)
+static size_t grid_blocks_for(size_t cols, size_t esize, int aligned, size_t vectors,
+                              size_t threads)
 {
-    const size_t per_block = (aligned ? (16 / esize) * vectors : 1) * YAMR__BLOCK_THREADS;
+    const size_t per_block = (aligned ? (16 / esize) * vectors : 1) * threads;
     return (cols + per_block - 1) / per_block;
 }
 
-/* Whether a grid-wide call of `cols` elements of esize bytes runs one block: every thread takes
- * at most YAMR__GRID_ONE_BLOCK_VECTORS vectors (one chunk). */
-static int one_block_fits(size_t cols, size_t esize, int aligned)
+/* The accumulator of a grid-wide call (policy.h). */
+static int grid_acc(yamr_call call)
 {
-    return grid_blocks_for(cols, esize, aligned, YAMR__GRID_ONE_BLOCK_VECTORS(esize)) == 1;
+    return call == YAMR_CALL_MINMAX ? YAMR__ACC_MINMAX : YAMR__ACC_BEST;
+}
+
+/* The GRID row of a grid-wide call on ctx (NULL on the CPU). */
+static const yamr__policy *grid_row(const yamr_context *ctx, yamr_call call, yamr_dtype dtype)
+{
+    const yamr__policy_id id = yamr__policy_find(ctx->family, (int)yamr_dtype_size(dtype),
+                                                 grid_acc(call), YAMR__SHAPE_GRID);
+    return id == YAMR__POLICY_NONE ? NULL : yamr__policy_row(id);
+}
+
+/* Whether a grid-wide call of `cols` elements of esize bytes runs one block: every thread takes
+ * at most the row's one-block chunk. */
+static int one_block_fits(const yamr__policy *row, size_t cols, size_t esize, int aligned)
+{
+    return grid_blocks_for(cols, esize, aligned, (size_t)row->vectors_one_block,
+                           (size_t)row->threads) == 1;
 }
 
 /* Whether a grid-wide call is one for which AUTO prefers the ONE_BLOCK_FIRST row: a max, min,
  * argmax or argmin (one slot) of elements of at most 4 bytes that runs one block. There
  * `atomic` measured faster than `warp_shuffle` on an H100; for min+max and the 8-byte types it
  * did not (docs/variants.md). */
-static int one_block_call(yamr_call call, yamr_dtype dtype, size_t cols, int aligned)
+static int one_block_call(const yamr_context *ctx, yamr_call call, yamr_dtype dtype, size_t cols,
+                          int aligned)
 {
     const size_t esize = yamr_dtype_size(dtype);
-    return call == YAMR_CALL_REDUCE && esize <= 4 && one_block_fits(cols, esize, aligned);
+    if (call != YAMR_CALL_REDUCE || esize > 4) return 0;
+    const yamr__policy *row = grid_row(ctx, call, dtype);
+    return row && one_block_fits(row, cols, esize, aligned);
 }
 
 /* Blocks for `rows` rows at `per_block` rows per block, the grid-striding shapes' cap. */
@@ -137,26 +156,27 @@ static unsigned grid_for(size_t rows, size_t per_block)
     return (unsigned)(blocks < YAMR__ROWS_MAX_GRID ? blocks : YAMR__ROWS_MAX_GRID);
 }
 
-/* A grid-wide call: the split kernel over one row, in as few rounds of YAMR__GRID_VECTORS-vector
- * chunks per thread as the blocks that fit on the device at once (and in the context's
- * workspace) allow, and with as many blocks as give every thread that many whole chunks: no
- * thread ends on a few vectors, one round trip each, while the others wait. A grid of a few
- * blocks of one chunk a thread spreads over more multiprocessors, YAMR__GRID_SPREAD_VECTORS a
- * thread, up to a warp's width of blocks (the last block's first warp merges that many). A call
- * that one chunk of YAMR__GRID_ONE_BLOCK_VECTORS a thread covers (4-byte types: up to 2^14
+/* A grid-wide call (the row's GRID recipe): the split kernel over one row, in as few rounds of
+ * the row's chunk of vectors per thread as the blocks that fit on the device at once (and in the
+ * context's workspace) allow, and with as many blocks as give every thread that many whole
+ * chunks: no thread ends on a few vectors, one round trip each, while the others wait. A grid of
+ * a few blocks of one chunk a thread spreads over more multiprocessors, the row's spread vectors
+ * a thread, up to a warp's width of blocks (the last block's first warp merges that many). A
+ * call that one chunk of the row's one-block vectors a thread covers (4-byte types: up to 2^14
  * elements) runs one block of such chunks instead: no last-block merge. */
-static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, yamr_plan *p,
-                             char *err, size_t errlen)
+static yamr_status plan_grid(const yamr_context *ctx, const yamr__policy *row, int slots,
+                             int aligned, yamr_plan *p, char *err, size_t errlen)
 {
+    const size_t threads = (size_t)row->threads;
     const size_t most = (size_t)YAMR__GRID_MAX_BLOCKS_PER_UNIT * (size_t)ctx->info.multiprocessors;
-    p->index_bits = index_bits_for(p->cols, most * YAMR__BLOCK_THREADS);
+    p->index_bits = index_bits_for(p->cols, most * threads);
     const size_t esize = yamr_dtype_size(p->dtype);
-    const size_t wanted = grid_blocks_for(p->cols, esize, aligned, YAMR__GRID_VECTORS(esize));
+    const size_t wanted = grid_blocks_for(p->cols, esize, aligned, (size_t)row->vectors, threads);
     size_t blocks = 1;
-    YAMR__PLAN_CHUNK_VECTORS(p) = YAMR__GRID_VECTORS(esize);
-    if (one_block_fits(p->cols, esize, aligned)) {
+    YAMR__PLAN_CHUNK_VECTORS(p) = (uint32_t)row->vectors;
+    if (one_block_fits(row, p->cols, esize, aligned)) {
         /* one block: no occupancy to ask (the variant may have no split instance) */
-        if (wanted > 1) YAMR__PLAN_CHUNK_VECTORS(p) = YAMR__GRID_ONE_BLOCK_VECTORS(esize);
+        if (wanted > 1) YAMR__PLAN_CHUNK_VECTORS(p) = (uint32_t)row->vectors_one_block;
     } else {
         int per_unit = 0;
         yamr_status s = yamr__gpu_grid_blocks_per_unit(ctx->gpu, p->dtype, p->variant, slots,
@@ -169,7 +189,7 @@ static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, ya
         blocks = (wanted + chunks - 1) / chunks;
         if (aligned && chunks == 1 && blocks > 1) {
             size_t spread =
-                grid_blocks_for(p->cols, esize, aligned, YAMR__GRID_SPREAD_VECTORS(esize));
+                grid_blocks_for(p->cols, esize, aligned, (size_t)row->vectors_spread, threads);
             if (spread > (size_t)ctx->info.warp_size) spread = (size_t)ctx->info.warp_size;
             if (spread > fit) spread = fit;
             if (spread > blocks) blocks = spread;
@@ -179,18 +199,19 @@ static yamr_status plan_grid(const yamr_context *ctx, int slots, int aligned, ya
     p->shape = YAMR_ROWS_BLOCKS_PER_ROW;
     p->blocks_per_row = (int)blocks;
     p->grid_blocks = (unsigned)blocks;
-    p->block_threads = YAMR__BLOCK_THREADS;
+    p->block_threads = row->threads;
+    YAMR__PLAN_POLICY(p) = (uint32_t)(row - yamr__policies);
     return YAMR_SUCCESS;
 }
 
 /* Whether libyamr holds the split kernel instance of this grid-wide call for the variant (the
  * table's flags, yamr_internal.h): every call for a GRID_WIDE row; a call AUTO gives a
  * ONE_BLOCK_FIRST row (one slot, elements of at most 4 bytes, one block) for such a row. */
-static int split_instance_held(const yamr__variant_info *v, yamr_call call, yamr_dtype dtype,
-                               size_t cols, int aligned)
+static int split_instance_held(const yamr_context *ctx, const yamr__variant_info *v,
+                               yamr_call call, yamr_dtype dtype, size_t cols, int aligned)
 {
     if (v->flags & YAMR__GRID_WIDE) return 1;
-    return (v->flags & YAMR__ONE_BLOCK_FIRST) && one_block_call(call, dtype, cols, aligned);
+    return (v->flags & YAMR__ONE_BLOCK_FIRST) && one_block_call(ctx, call, dtype, cols, aligned);
 }
 
 /* One block of a thread per element (the race lab's kernel): a variant's call that libyamr holds
@@ -199,6 +220,8 @@ static yamr_status plan_single_block(const yamr_context *ctx, yamr_plan *p)
 {
     if (p->cols > (size_t)ctx->info.max_block_threads) return YAMR_ERROR_UNSUPPORTED;
     p->kernel = YAMR_KERNEL_SINGLE_BLOCK;
+    YAMR__PLAN_POLICY(p) =
+        yamr__policy_find(ctx->family, 0, YAMR__ACC_ANY, YAMR__SHAPE_SINGLE_BLOCK);
     p->grid_blocks = 1;
     p->block_threads = yamr__single_block_threads(p->variant, (int)p->cols, ctx->info.warp_size);
     p->index_bits = 32;
@@ -206,53 +229,71 @@ static yamr_status plan_single_block(const yamr_context *ctx, yamr_plan *p)
     return YAMR_SUCCESS;
 }
 
+/* The row of a batched call's shape on ctx (a row exists for every GPU family and shape:
+ * test/test_plan.c). */
+static const yamr__policy *batch_row(const yamr_context *ctx, const yamr_plan *p, int shape)
+{
+    const int acc = p->call == YAMR_CALL_SOFTMAX_STATS ? YAMR__ACC_SOFTMAX : YAMR__ACC_BEST;
+    const yamr__policy_id id =
+        yamr__policy_find(ctx->family, (int)yamr_dtype_size(p->dtype), acc, shape);
+    return yamr__policy_row(id);
+}
+
 /* A matrix of rows x cols on a GPU. */
 static void plan_rows(const yamr_context *ctx, yamr_plan *p)
 {
     const int mp = ctx->info.multiprocessors, w = ctx->info.warp_size;
     p->variant = YAMR_VARIANT_WARP_SHUFFLE;
-    const size_t group_cols = (size_t)YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT;
     p->shape = yamr__rows_shape(p->rows, p->cols, mp, w);
-    p->block_threads = YAMR__BLOCK_THREADS;
+    const yamr__policy *row;
     switch (p->shape) {
     case YAMR_ROWS_WARP_PER_ROW:
+        row = batch_row(ctx, p, YAMR__SHAPE_LANES);
         p->kernel = YAMR_KERNEL_LANES_PER_ROW;
-        YAMR__PLAN_LANES_PER_ROW(p) = p->cols <= group_cols ? YAMR__ROWS_GROUP_LANES : w;
-        p->grid_blocks = grid_for(p->rows, (size_t)(YAMR__BLOCK_THREADS / YAMR__PLAN_LANES_PER_ROW(p)));
+        YAMR__PLAN_LANES_PER_ROW(p) =
+            p->cols <= (size_t)row->lanes * (size_t)row->count ? (uint32_t)row->lanes : (uint32_t)w;
+        p->grid_blocks = grid_for(p->rows, (size_t)(row->threads / (int)YAMR__PLAN_LANES_PER_ROW(p)));
         p->index_bits = 32;
         break;
     case YAMR_ROWS_BLOCKS_PER_ROW:
+        row = batch_row(ctx, p, YAMR__SHAPE_SPLIT);
         p->kernel = YAMR_KERNEL_BLOCKS_PER_ROW;
         p->blocks_per_row = yamr__rows_blocks_per_row(p->rows, p->cols, mp);
         p->grid_blocks = (unsigned)(p->rows * (size_t)p->blocks_per_row);
         p->index_bits = 64;
         break;
     default:
+        row = batch_row(ctx, p, YAMR__SHAPE_BLOCK);
         p->kernel = YAMR_KERNEL_BLOCK_PER_ROW;
         p->grid_blocks = grid_for(p->rows, 1);
-        p->index_bits = index_bits_for(p->cols, YAMR__BLOCK_THREADS);
+        p->index_bits = index_bits_for(p->cols, (size_t)row->threads);
         break;
     }
+    p->block_threads = row->threads;
+    YAMR__PLAN_POLICY(p) = (uint32_t)(row - yamr__policies);
 }
 
 /* Segments on a GPU: the segment kernel, or the split for few segments. */
 static void plan_segments(const yamr_context *ctx, yamr_plan *p)
 {
     const int mp = ctx->info.multiprocessors;
-    const int lanes = YAMR__SEGMENT_GROUP_LANES(yamr_dtype_size(p->dtype));
     p->shape = yamr__segments_shape(p->rows, mp);
     p->variant = YAMR_VARIANT_WARP_SHUFFLE;
-    p->block_threads = YAMR__BLOCK_THREADS;
     p->index_bits = 64;
+    const yamr__policy *row;
     if (p->shape == YAMR_ROWS_BLOCKS_PER_ROW) {
+        row = batch_row(ctx, p, YAMR__SHAPE_SPLIT);
         p->kernel = YAMR_KERNEL_BLOCKS_PER_ROW;
         p->blocks_per_row = yamr__rows_blocks_per_row(p->rows, 0, mp);
         p->grid_blocks = (unsigned)(p->rows * (size_t)p->blocks_per_row);
-        return;
+    } else {
+        row = batch_row(ctx, p, YAMR__SHAPE_SEGMENTS);
+        p->kernel = YAMR_KERNEL_SEGMENTS;
+        YAMR__PLAN_LANES_PER_ROW(p) = (uint32_t)row->lanes;
+        p->grid_blocks = grid_for(p->rows, (size_t)(row->threads / row->lanes));
     }
-    p->kernel = YAMR_KERNEL_SEGMENTS;
-    YAMR__PLAN_LANES_PER_ROW(p) = lanes;
-    p->grid_blocks = grid_for(p->rows, (size_t)(YAMR__BLOCK_THREADS / lanes));
+    p->block_threads = row->threads;
+    YAMR__PLAN_POLICY(p) = (uint32_t)(row - yamr__policies);
 }
 
 yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op, yamr_dtype dtype,
@@ -274,13 +315,17 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
     p.vector_loads = ctx->gpu && aligned;
     if (call == YAMR_CALL_REDUCE || call == YAMR_CALL_MINMAX) {
         yamr_status s = yamr__resolve_variant(
-            ctx, op, dtype, ctx->gpu && one_block_call(call, dtype, cols, aligned), &p.variant);
+            ctx, op, dtype, ctx->gpu && one_block_call(ctx, call, dtype, cols, aligned),
+            &p.variant);
         if (s != YAMR_SUCCESS) return s;
+        const yamr__policy *row = ctx->gpu ? grid_row(ctx, call, dtype) : NULL;
         if (!ctx->gpu) {
             yamr__cpu_plan(&ctx->cpu, cols, &p);
-        } else if (split_instance_held(yamr__variant_lookup(p.variant), call, dtype, cols,
+        } else if (!row) {
+            return YAMR_ERROR_UNSUPPORTED; /* no GRID row for the family (test_plan.c: none) */
+        } else if (split_instance_held(ctx, yamr__variant_lookup(p.variant), call, dtype, cols,
                                        aligned)) {
-            s = plan_grid(ctx, call == YAMR_CALL_MINMAX ? 2 : 1, aligned, &p, err, errlen);
+            s = plan_grid(ctx, row, call == YAMR_CALL_MINMAX ? 2 : 1, aligned, &p, err, errlen);
             if (s != YAMR_SUCCESS) return s;
         } else {
             s = plan_single_block(ctx, &p);
@@ -303,7 +348,8 @@ static void explain(const yamr_context *ctx, const yamr_plan *p, char *why, size
 {
     const int mp = ctx->info.multiprocessors, w = ctx->info.warp_size;
     const size_t warp_cols = (size_t)YAMR__ROWS_WARP_MAX_PER_LANE * (size_t)w;
-    const int group_cols = YAMR__ROWS_GROUP_LANES * YAMR__ROWS_GROUP_COUNT;
+    const yamr__policy *row = yamr__policy_row(yamr__plan_policy(p));
+    const int group_cols = row->lanes * row->count;
     const char *unit = p->call == YAMR_CALL_SEGMENTS ? "segment" : "row";
     if (p->call == YAMR_CALL_TOPK) {
         yamr__topk_explain(ctx, p, why, cap);
@@ -319,7 +365,7 @@ static void explain(const yamr_context *ctx, const yamr_plan *p, char *why, size
     case YAMR_KERNEL_LANES_PER_ROW:
         snprintf(why, cap,
                  "rows of at most %d elements take a group of %d lanes, up to %zu a %d-wide warp",
-                 group_cols, YAMR__ROWS_GROUP_LANES, warp_cols, w);
+                 group_cols, row->lanes, warp_cols, w);
         break;
     case YAMR_KERNEL_BLOCKS_PER_ROW:
         if (p->call == YAMR_CALL_REDUCE || p->call == YAMR_CALL_MINMAX) {
@@ -350,7 +396,7 @@ static void explain(const yamr_context *ctx, const yamr_plan *p, char *why, size
         snprintf(why, cap,
                  "a group of %d lanes per segment of at most %d elements, a warp up to %d, the "
                  "block for longer ones, decided per segment on the device",
-                 (int)YAMR__PLAN_LANES_PER_ROW(p), group_cols, YAMR__SEGMENT_WARP_MAX_PER_LANE * w);
+                 row->lanes, group_cols, row->warp_count * w);
         break;
     }
 }
@@ -441,12 +487,17 @@ void yamr__describe_plan(const yamr_context *ctx, const yamr_plan *p, char *out,
     char chunks[40] = "";
     if (YAMR__PLAN_CHUNK_VECTORS(p))
         snprintf(chunks, sizeof chunks, ", chunks of %d vectors", (int)YAMR__PLAN_CHUNK_VECTORS(p));
+    /* the policy row by name, and the family's basis: measured, or derived from which facts */
+    char policy[96] = "";
+    if (yamr__plan_policy(p))
+        snprintf(policy, sizeof policy, "; policy %s (%s)",
+                 yamr__policy_row(yamr__plan_policy(p))->name, yamr__family_name(ctx->family));
     if (p->kernel == YAMR_KERNEL_CPU)
-        snprintf(out, cap, "%s %s %s, %s: %s", calls[p->call], yamr_dtype_name(p->dtype), what,
-                 size, why);
+        snprintf(out, cap, "%s %s %s, %s: %s%s", calls[p->call], yamr_dtype_name(p->dtype), what,
+                 size, why, policy);
     else
-        snprintf(out, cap, "%s %s %s, %s: %s, %u x %d threads, %d-bit indices%s; %s",
+        snprintf(out, cap, "%s %s %s, %s: %s, %u x %d threads, %d-bit indices%s; %s%s",
                  calls[p->call], yamr_dtype_name(p->dtype), what, size,
                  yamr_kernel_name(p->kernel), p->grid_blocks, p->block_threads, p->index_bits,
-                 chunks, why);
+                 chunks, why, policy);
 }

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "policy.h"
 #include "yamr.h"
 
 #ifdef __cplusplus
@@ -114,6 +115,15 @@ const yamr__variant_info *yamr__select_variant(const yamr_device_info *dev, yamr
 /* Top-k calls: slots per lane of each warp's own list (the select kernel, hip_kernels/topk.hpp),
  * or 0 for the shared list of a block (rounds of its capacity). */
 #define YAMR__PLAN_TOPK_SLOTS(plan) ((plan)->internal[2])
+/* GPU plans: the policy row the call runs (src/policy.h: a yamr__policy_id; 0 for a plan made
+ * without one, as top-k's): the launchers take the kernel instance's constants from it. A CPU
+ * plan's words are the CPU backend's (src/cpu/cpu_backend.h); its row is the CPU row:
+ * yamr__plan_policy(). */
+#define YAMR__PLAN_POLICY(plan) ((plan)->internal[3])
+static inline int yamr__plan_policy(const yamr_plan *plan)
+{
+    return plan->kernel == YAMR_KERNEL_CPU ? (int)YAMR__POLICY_cpu : (int)YAMR__PLAN_POLICY(plan);
+}
 
 /* ---- The reduction result every backend produces. ---- */
 
@@ -133,28 +143,13 @@ int yamr__dtype_is_float(yamr_dtype t);
 
 typedef struct yamr__gpu yamr__gpu;
 
+/*
+ * What stays outside the policy table (src/policy.h, which says how each kernel shape runs on
+ * each family): the threads every kernel is written for, and the workspace a context owns.
+ */
+
 /* Threads per block of every kernel but the race lab's single-block ones. */
 #define YAMR__BLOCK_THREADS 256
-/* 16-byte vectors each thread has in flight per step in a grid-wide call (by element size: the
- * half types' 8 keys per vector cost more registers). */
-#define YAMR__GRID_VECTORS(esize) ((esize) >= 4 ? 8 : 4)
-/* 16-byte vectors a thread may take at once in a grid-wide call that runs one block (src/plan.c):
- * 16 for the 4-byte types, so that up to 2^14 elements need no second block and no last-block
- * merge; the plan takes it only where YAMR__GRID_VECTORS would need more blocks (a chunk of 16
- * made calls of 2^10-2^13 elements slower: docs/performance.md, "Tuning constants"). */
-#define YAMR__GRID_ONE_BLOCK_VECTORS(esize) ((esize) == 4 ? 16 : YAMR__GRID_VECTORS(esize))
-/* Blocks per multiprocessor the registers of a grid-wide instance with 32-bit indices are bounded
- * for, by element size, slots and whether it is the split instance (the others run one block):
- * 8-byte max/argmax at 4 (no spills, where they took 3 blocks' worth); the 4-byte max/argmax
- * split instance at 3, which the float chunk tree's registers would otherwise leave at 2; 1
- * elsewhere, which lets the compiler plan registers for one block, measured faster than giving
- * no bound (docs/performance.md, "Tuning constants"). */
-#define YAMR__GRID_MIN_BLOCKS(esize, slots, split)                                             \
-    ((slots) != 1 ? 1 : (esize) == 8 ? 4 : (esize) == 4 && (split) ? 3 : 1)
-/* 16-byte vectors a thread takes in a grid-wide call of a few blocks spread over more (src/plan.c):
- * 4 for the 4-byte types, whose accumulator loads 3 to 7 vectors as one padded chunk
- * (tile_scan.hpp); a whole chunk elsewhere, where fewer would take a round trip each. */
-#define YAMR__GRID_SPREAD_VECTORS(esize) ((esize) == 4 ? 4 : YAMR__GRID_VECTORS(esize))
 /* The largest grid of a grid-wide call, in blocks per multiprocessor (the split workspace holds
  * that many partials). */
 #define YAMR__GRID_MAX_BLOCKS_PER_UNIT 16
@@ -195,10 +190,18 @@ yamr_status yamr__gpu_ask_occupancy(yamr__gpu *gpu, char *err, size_t errlen);
 yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yamr_variant variant,
                                            int slots, int index_bits, int *blocks, char *err,
                                            size_t errlen);
+/* Whether this build holds the kernel instances that policy row `policy` runs for dtype's
+ * accumulator `acc` (YAMR__ACC_*): GRID, warp_shuffle's at both index widths and one block of
+ * each chunk; SINGLE_BLOCK, the row; the batched shapes, the row's kernel. -1 in a build with no
+ * GPU backend. Launches nothing (test/test_plan.c asks it for every family's rows). */
+int yamr__gpu_policy_held(int policy, yamr_dtype dtype, int acc);
 
 /* ---- Batched reductions (rows.c; hip_kernels/rows_reduce.hip). ---- */
 
-/* Rows no longer than this many elements per lane of a warp get a warp each. */
+/* Dispatch thresholds: which shape a batched call takes (src/plan.c); the policy row of the
+ * shape then says how it runs. */
+/* Rows no longer than this many elements per lane of a warp get a warp each (the LANES rows'
+ * warp_count covers them: test/test_plan.c checks it). */
 #define YAMR__ROWS_WARP_MAX_PER_LANE 8
 /* Grid cap of the grid-striding batched kernels (lanes and block per row, segments). */
 #define YAMR__ROWS_MAX_GRID ((size_t)1 << 20)
@@ -215,54 +218,6 @@ yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype dtype, yam
 /* The largest partial a split block leaves (min+max: two keys, indices and elements), in 32-bit
  * words; each word travels in a 64-bit workspace slot with its validity (split_reduce.hpp). */
 #define YAMR__SPLIT_PARTIAL_WORDS 12
-/* In the warp shape, a row (segment) of at most GROUP_LANES * GROUP_COUNT elements takes a group
- * of GROUP_LANES lanes (a segment: SEGMENT_GROUP_LANES(element size) lanes), a longer one the
- * whole warp; a segment longer than SEGMENT_WARP_MAX_PER_LANE elements per lane of a warp is
- * reduced by the whole block. */
-#define YAMR__ROWS_GROUP_LANES 8
-#define YAMR__ROWS_GROUP_COUNT 16
-#define YAMR__SEGMENT_WARP_MAX_PER_LANE 16
-/* A segment's group, by element size: 4 lanes for elements of 2 and 4 bytes (32 elements each),
- * since most of the segment kernel's instructions are per group, not per element; 8 lanes for
- * 8-byte elements, which would hold 64 registers of elements per lane with 4. A matrix row keeps
- * groups of 8 lanes (measurements: docs/performance.md, "Tuning constants"). Overridable at
- * compile time for measurements. */
-#ifndef YAMR__SEGMENT_LANES_NARROW
-#define YAMR__SEGMENT_LANES_NARROW 4
-#endif
-#ifndef YAMR__SEGMENT_LANES_WIDE
-#define YAMR__SEGMENT_LANES_WIDE 8
-#endif
-#define YAMR__SEGMENT_GROUP_LANES(esize)                                                       \
-    ((esize) == 8 ? YAMR__SEGMENT_LANES_WIDE : YAMR__SEGMENT_LANES_NARROW)
-
-/* 16-byte loads in flight per thread in the block and split kernels. */
-#define YAMR__ROWS_BLOCK_UNROLL 4
-/* Blocks per multiprocessor the register budget of a batched kernel must allow (the second
- * argument of __launch_bounds__, through YAMR_MIN_BLOCKS), by element size: the lanes kernel
- * (2 and 4 bytes, 8 bytes) and the segment kernel (2, 4, 8 bytes). Measured on an H100:
- * docs/performance.md, "Tuning constants". Overridable at compile time for measurements. */
-#ifndef YAMR__ROWS_LANES_MIN_BLOCKS
-#define YAMR__ROWS_LANES_MIN_BLOCKS 6
-#endif
-#ifndef YAMR__ROWS_LANES_MIN_BLOCKS_WIDE
-#define YAMR__ROWS_LANES_MIN_BLOCKS_WIDE 4
-#endif
-#ifndef YAMR__SEGMENTS_MIN_BLOCKS_HALF
-#define YAMR__SEGMENTS_MIN_BLOCKS_HALF 6
-#endif
-#ifndef YAMR__SEGMENTS_MIN_BLOCKS
-#define YAMR__SEGMENTS_MIN_BLOCKS 5
-#endif
-#ifndef YAMR__SEGMENTS_MIN_BLOCKS_WIDE
-#define YAMR__SEGMENTS_MIN_BLOCKS_WIDE 4
-#endif
-/* The bound for one kernel by its element size: `half` for 2 bytes, `narrow` for 4, `wide`
- * for 8 (which need more registers). */
-#define YAMR__ROWS_BOUND(storage, half, narrow, wide)                                          \
-    YAMR_MIN_BLOCKS(YAMR__BLOCK_THREADS, sizeof(storage) == 2   ? (half)                         \
-                                        : sizeof(storage) == 4 ? (narrow)                       \
-                                                               : (wide))
 
 /* What an empty segment yields (yamr.h): index -1 and the canonical quiet NaN of a float dtype,
  * 0 for an integer dtype. */

@@ -261,6 +261,7 @@ int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_choice),
+        cmocka_unit_test(test_policy_table),
         cmocka_unit_test(test_bad_arguments_write_nothing),
         cmocka_unit_test(test_report_names_last_batch),
         cmocka_unit_test(test_rows_reduce),

@@ -67,5 +67,6 @@ void test_segments_reduce(void **state);
 void test_softmax_stats(void **state);
 void test_bad_arguments_write_nothing(void **state);
 void test_shape_choice(void **state);
+void test_policy_table(void **state);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The shape choice on made-up devices (pure C), as the plan makes it. */
+/* The shape choice and the policy rows on made-up devices (pure C), as the plan makes them. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "batch_fixture.h"
+#include "context.h"
 #include "yamr_internal.h"
 
 /* ---- the shape choice, on made-up devices (pure C) ---- */
@@ -98,4 +99,302 @@ void test_shape_choice(void **state)
         strcmp(yamr_rows_shape_name((yamr_rows_shape)YAMR_ROWS_SHAPE_COUNT), "invalid"))
         failf("yamr_rows_shape_name");
     end_test("shape choice");
+}
+
+/* ---- the policy table (src/policy.h) and the row the planner names, on made-up devices ---- */
+
+typedef struct {
+    const char *arch;
+    yamr_vendor vendor;
+    int warp_size, multiprocessors;
+    yamr__family family;
+    const char *grid_f32; /* the row of a grid-wide f32 argmax */
+} made_up_device;
+
+static const made_up_device made_up[] = {
+    {"sm_70", YAMR_VENDOR_NVIDIA, 32, 80, YAMR__FAMILY_SM70, "nv_grid_e4_best"},
+    {"sm_75", YAMR_VENDOR_NVIDIA, 32, 40, YAMR__FAMILY_SM70, "nv_grid_e4_best"},
+    {"sm_80", YAMR_VENDOR_NVIDIA, 32, 108, YAMR__FAMILY_SM80, "nv_grid_e4_best"},
+    {"sm_89", YAMR_VENDOR_NVIDIA, 32, 128, YAMR__FAMILY_SM80, "nv_grid_e4_best"},
+    {"sm_90", YAMR_VENDOR_NVIDIA, 32, 132, YAMR__FAMILY_SM90, "nv_grid_e4_best"},
+    {"sm_120", YAMR_VENDOR_NVIDIA, 32, 170, YAMR__FAMILY_SM90, "nv_grid_e4_best"},
+    {"gfx90a", YAMR_VENDOR_AMD, 64, 110, YAMR__FAMILY_CDNA, "cdna_grid_e4_best"},
+    {"gfx942", YAMR_VENDOR_AMD, 64, 304, YAMR__FAMILY_CDNA, "cdna_grid_e4_best"},
+    {"gfx1100", YAMR_VENDOR_AMD, 32, 96, YAMR__FAMILY_RDNA, "rdna_grid_e4_best"},
+    {"gfx1030", YAMR_VENDOR_AMD, 64, 80, YAMR__FAMILY_CDNA, "cdna_grid_e4_best"}, /* wave64 */
+};
+
+/* The row find() gives must exist, be the family's, of the shape, and serve the key. */
+static const yamr__policy *expect_row(yamr__family f, int esize, int acc, int shape)
+{
+    const yamr__policy_id id = yamr__policy_find(f, esize, acc, shape);
+    if (id == YAMR__POLICY_NONE)
+        failf("family %s: no row for element size %d, accumulator %d, shape %d",
+              yamr__family_name(f), esize, acc, shape);
+    const yamr__policy *row = yamr__policy_row(id);
+    if (!(row->families & YAMR__FAM(f)) || row->shape != shape ||
+        (row->esize && row->esize != esize) || (row->acc != YAMR__ACC_ANY && row->acc != acc))
+        failf("family %s: row %s does not serve its key", yamr__family_name(f), row->name);
+    if (shape != YAMR__SHAPE_CPU && shape != YAMR__SHAPE_SINGLE_BLOCK &&
+        row->threads != YAMR__BLOCK_THREADS)
+        failf("row %s: %d threads, the kernels are written for %d", row->name, row->threads,
+              YAMR__BLOCK_THREADS);
+    if (!row->reason || !row->reason[0]) failf("row %s: no reason", row->name);
+    return row;
+}
+
+/* Every GPU family has a row for every shape, element size and accumulator its calls take, and
+ * each row's values fit what its kernel and the planner assume. */
+static void every_family_has_its_rows(void)
+{
+    static const int esizes[] = {2, 4, 8};
+    for (int f = YAMR__FAMILY_SM70; f < YAMR__FAMILY_COUNT; ++f) {
+        const int w = yamr__family_warp_width((yamr__family)f);
+        if (w != 32 && w != 64) failf("family %s: warp width %d", yamr__family_name(f), w);
+        if (!strstr(yamr__family_basis((yamr__family)f), f == YAMR__FAMILY_SM90 ? "measured"
+                                                                                 : "derived"))
+            failf("family %s: its basis says neither measured nor derived", yamr__family_name(f));
+        expect_row((yamr__family)f, 4, YAMR__ACC_BEST, YAMR__SHAPE_SINGLE_BLOCK);
+        for (int e = 0; e < 3; ++e) {
+            const int esize = esizes[e];
+            for (int acc = YAMR__ACC_BEST; acc <= YAMR__ACC_MINMAX; ++acc) {
+                const yamr__policy *g = expect_row((yamr__family)f, esize, acc, YAMR__SHAPE_GRID);
+                if (g->vectors < 1 || g->vectors_one_block < g->vectors || g->vectors_spread < 1 ||
+                    g->vectors_spread > g->vectors || g->min_blocks < 1 ||
+                    g->min_blocks_one_block < 1 || g->min_blocks_wide < 1)
+                    failf("row %s: vectors or bounds out of range", g->name);
+            }
+            for (int acc = YAMR__ACC_BEST; acc <= YAMR__ACC_SOFTMAX; acc += 2) {
+                if (acc == YAMR__ACC_SOFTMAX && esize == 2) continue; /* f32 and f64 only */
+                const yamr__policy *l = expect_row((yamr__family)f, esize, acc, YAMR__SHAPE_LANES);
+                if (l->lanes < 1 || w % l->lanes || l->warp_count < YAMR__ROWS_WARP_MAX_PER_LANE)
+                    failf("row %s: a group must divide the warp, and a warp lane take the %d "
+                          "elements the shape choice gives it",
+                          l->name, YAMR__ROWS_WARP_MAX_PER_LANE);
+                expect_row((yamr__family)f, esize, acc, YAMR__SHAPE_BLOCK);
+                expect_row((yamr__family)f, esize, acc, YAMR__SHAPE_SPLIT);
+            }
+            const yamr__policy *s =
+                expect_row((yamr__family)f, esize, YAMR__ACC_BEST, YAMR__SHAPE_SEGMENTS);
+            if (s->lanes < 1 || w % s->lanes || YAMR__BLOCK_THREADS % s->lanes || s->vectors < 1)
+                failf("row %s: groups must divide the warp and the block", s->name);
+        }
+    }
+    expect_row(YAMR__FAMILY_CPU, 4, YAMR__ACC_BEST, YAMR__SHAPE_CPU);
+    /* row names are unique, and each id names its row */
+    for (int i = 1; i < YAMR__POLICY_COUNT; ++i)
+        for (int j = i + 1; j < YAMR__POLICY_COUNT; ++j)
+            if (!strcmp(yamr__policies[i].name, yamr__policies[j].name))
+                failf("two rows named %s", yamr__policies[i].name);
+    if (yamr__policy_row(YAMR__POLICY_nv_grid_e4_best) != &yamr__policies[YAMR__POLICY_nv_grid_e4_best] ||
+        strcmp(yamr__policy_row(YAMR__POLICY_nv_grid_e4_best)->name, "nv_grid_e4_best") ||
+        yamr__policy_row(-1) != &yamr__policies[0] ||
+        yamr__policy_row(YAMR__POLICY_COUNT) != &yamr__policies[0])
+        failf("yamr__policy_row");
+}
+
+/* The values a kernel takes as template arguments are never the other warp width:
+ * test/amd/check_isa.py tells an AMD instance's width by the one 32 or 64 among them. */
+static void rows_keep_the_width_readable(void)
+{
+    for (int i = 1; i < YAMR__POLICY_COUNT; ++i) {
+        const yamr__policy *r = &yamr__policies[i];
+        if (r->shape == YAMR__SHAPE_CPU) continue;
+        int f = 0;
+        while (!(r->families & YAMR__FAM(f))) ++f;
+        const int other = yamr__family_warp_width((yamr__family)f) == 32 ? 64 : 32;
+        const int args[] = {r->vectors, r->vectors_one_block, r->lanes,
+                            r->shape == YAMR__SHAPE_SEGMENTS ? r->lanes * r->count : r->count,
+                            r->warp_count, r->min_blocks, r->min_blocks_one_block,
+                            r->min_blocks_wide};
+        for (size_t a = 0; a < sizeof args / sizeof args[0]; ++a)
+            if (args[a] == other)
+                failf("row %s: a template argument of %d, the other warp width", r->name, other);
+    }
+}
+
+/* The registry holds the instance of every row a family's calls can name, in the build of its
+ * vendor, and none of the other vendor's (yamr__gpu_policy_held; -1 in a CPU build). */
+static void registry_holds_every_row(void)
+{
+    int built[YAMR__FAMILY_COUNT];
+    for (int f = YAMR__FAMILY_SM70; f < YAMR__FAMILY_COUNT; ++f) {
+        built[f] = -2;
+        for (int d = 0; d < YAMR_DTYPE_COUNT; ++d) {
+            const int esize = (int)yamr_dtype_size((yamr_dtype)d);
+            const int is_float = d == YAMR_DTYPE_F32 || d == YAMR_DTYPE_F64;
+            static const int shapes[] = {YAMR__SHAPE_GRID,  YAMR__SHAPE_SINGLE_BLOCK,
+                                         YAMR__SHAPE_LANES, YAMR__SHAPE_BLOCK,
+                                         YAMR__SHAPE_SPLIT, YAMR__SHAPE_SEGMENTS};
+            for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+                for (int acc = YAMR__ACC_BEST; acc <= YAMR__ACC_SOFTMAX; ++acc) {
+                    const int shape = shapes[k];
+                    if (acc == YAMR__ACC_MINMAX && shape != YAMR__SHAPE_GRID) continue;
+                    if (acc == YAMR__ACC_SOFTMAX &&
+                        (!is_float || (shape != YAMR__SHAPE_LANES && shape != YAMR__SHAPE_BLOCK &&
+                                       shape != YAMR__SHAPE_SPLIT)))
+                        continue;
+                    if (acc != YAMR__ACC_BEST && shape == YAMR__SHAPE_SINGLE_BLOCK) continue;
+                    const yamr__policy_id id =
+                        yamr__policy_find((yamr__family)f, esize, acc, shape);
+                    const int held = yamr__gpu_policy_held(id, (yamr_dtype)d, acc);
+                    if (held < 0) return; /* no GPU backend: no registry */
+                    if (built[f] == -2) built[f] = held;
+                    if (held != built[f])
+                        failf("family %s: row %s for %s is %s, the family's first was %s",
+                              yamr__family_name((yamr__family)f), yamr__policy_row(id)->name,
+                              yamr_dtype_name((yamr_dtype)d), held ? "held" : "not held",
+                              built[f] ? "held" : "not");
+                }
+        }
+    }
+    if (built[YAMR__FAMILY_SM70] != built[YAMR__FAMILY_SM90] ||
+        built[YAMR__FAMILY_SM80] != built[YAMR__FAMILY_SM90] ||
+        built[YAMR__FAMILY_CDNA] != built[YAMR__FAMILY_RDNA] ||
+        built[YAMR__FAMILY_SM90] == built[YAMR__FAMILY_CDNA])
+        failf("the registry holds the rows of exactly one vendor's families");
+    printf("  registry: the %s rows' instances are held\n",
+           built[YAMR__FAMILY_SM90] ? "NVIDIA" : "AMD");
+}
+
+/* sm_90's rows hold the constants measured on an H100 (docs/performance.md, "Tuning
+ * constants"): a change here is a retune, to be measured. */
+static void sm90_rows_are_the_measured_ones(void)
+{
+    const yamr__family f = YAMR__FAMILY_SM90;
+    const yamr__policy *g2 = expect_row(f, 2, YAMR__ACC_BEST, YAMR__SHAPE_GRID);
+    const yamr__policy *g4 = expect_row(f, 4, YAMR__ACC_BEST, YAMR__SHAPE_GRID);
+    const yamr__policy *g4m = expect_row(f, 4, YAMR__ACC_MINMAX, YAMR__SHAPE_GRID);
+    const yamr__policy *g8 = expect_row(f, 8, YAMR__ACC_BEST, YAMR__SHAPE_GRID);
+    const yamr__policy *g8m = expect_row(f, 8, YAMR__ACC_MINMAX, YAMR__SHAPE_GRID);
+    if (g2->vectors != 4 || g2->vectors_one_block != 4 || g2->min_blocks != 1 ||
+        g4->vectors != 8 || g4->vectors_one_block != 16 || g4->vectors_spread != 4 ||
+        g4->min_blocks != 3 || g4->min_blocks_one_block != 1 || g4m->min_blocks != 1 ||
+        g8->vectors != 8 || g8->vectors_spread != 8 || g8->min_blocks != 4 ||
+        g8->min_blocks_one_block != 4 || g8m->min_blocks != 1 || g4->min_blocks_wide != 1)
+        failf("sm_90 GRID rows differ from the measured constants");
+    const yamr__policy *l4 = expect_row(f, 4, YAMR__ACC_BEST, YAMR__SHAPE_LANES);
+    const yamr__policy *l8 = expect_row(f, 8, YAMR__ACC_BEST, YAMR__SHAPE_LANES);
+    const yamr__policy *b = expect_row(f, 4, YAMR__ACC_BEST, YAMR__SHAPE_BLOCK);
+    const yamr__policy *sp = expect_row(f, 4, YAMR__ACC_BEST, YAMR__SHAPE_SPLIT);
+    const yamr__policy *s2 = expect_row(f, 2, YAMR__ACC_BEST, YAMR__SHAPE_SEGMENTS);
+    const yamr__policy *s4 = expect_row(f, 4, YAMR__ACC_BEST, YAMR__SHAPE_SEGMENTS);
+    const yamr__policy *s8 = expect_row(f, 8, YAMR__ACC_BEST, YAMR__SHAPE_SEGMENTS);
+    if (l4->lanes != 8 || l4->count != 16 || l4->warp_count != 8 || l4->min_blocks != 6 ||
+        l8->min_blocks != 4 || b->vectors != 4 || b->min_blocks != 0 || sp->vectors != 4 ||
+        sp->min_blocks_wide != 1 || s2->lanes != 4 || s2->min_blocks != 6 || s4->lanes != 4 ||
+        s4->count != 32 || s4->warp_count != 16 || s4->min_blocks != 5 || s8->lanes != 8 ||
+        s8->count != 16 || s8->min_blocks != 4)
+        failf("sm_90 batched rows differ from the measured constants");
+}
+
+/* A context with made-up device facts, for the planner only: no call reaches its `gpu` (grid-wide
+ * calls of one block ask no occupancy; batched calls ask nothing). */
+static void made_up_context(yamr_context *ctx, const made_up_device *d, yamr__gpu *gpu)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->device = 0;
+    ctx->info.vendor = d->vendor;
+    snprintf(ctx->info.arch, sizeof ctx->info.arch, "%s", d->arch);
+    ctx->info.warp_size = d->warp_size;
+    ctx->info.independent_thread_scheduling = d->vendor == YAMR_VENDOR_NVIDIA;
+    ctx->info.multiprocessors = d->multiprocessors;
+    ctx->info.max_block_threads = 1024;
+    ctx->family = yamr__device_family(&ctx->info);
+    ctx->gpu = gpu;
+    ctx->variant = YAMR_VARIANT_AUTO;
+}
+
+/* The plan of (call, dtype, rows x cols) on ctx names `want` (found in the table for the family,
+ * the element size, the accumulator and the shape), with its threads. */
+static void expect_plan_row(yamr_context *ctx, yamr_call call, yamr_dtype dtype, size_t rows,
+                            size_t cols, int acc, int shape)
+{
+    yamr_plan plan;
+    char err[128];
+    const yamr_op op = call == YAMR_CALL_SOFTMAX_STATS ? YAMR_OP_MAX : YAMR_OP_ARGMAX;
+    const yamr_status s =
+        yamr__make_plan(ctx, call, op, dtype, rows, cols, 1, &plan, err, sizeof err);
+    if (s != YAMR_SUCCESS)
+        failf("%s: plan of call %d, %s, %zu x %zu: %s", ctx->info.arch, (int)call,
+              yamr_dtype_name(dtype), rows, cols, yamr_status_string(s));
+    const yamr__policy_id want =
+        yamr__policy_find(ctx->family, (int)yamr_dtype_size(dtype), acc, shape);
+    if (YAMR__PLAN_POLICY(&plan) != (uint32_t)want)
+        failf("%s: call %d, %s, %zu x %zu: the plan names row %s, the table says %s",
+              ctx->info.arch, (int)call, yamr_dtype_name(dtype), rows, cols,
+              yamr__policy_row((int)YAMR__PLAN_POLICY(&plan))->name, yamr__policy_row(want)->name);
+    const yamr__policy *row = yamr__policy_row(want);
+    if (shape != YAMR__SHAPE_SINGLE_BLOCK && plan.block_threads != row->threads)
+        failf("%s: row %s has %d threads, the plan %d", ctx->info.arch, row->name, row->threads,
+              plan.block_threads);
+    if (shape == YAMR__SHAPE_LANES || shape == YAMR__SHAPE_SEGMENTS) {
+        char line[640];
+        yamr__describe_plan(ctx, &plan, line, sizeof line);
+        if (!strstr(line, row->name) || !strstr(line, yamr__family_name(ctx->family)))
+            failf("%s: the description does not name row %s: %s", ctx->info.arch, row->name, line);
+    }
+}
+
+void test_policy_table(void **state)
+{
+    (void)state;
+    every_family_has_its_rows();
+    rows_keep_the_width_readable();
+    sm90_rows_are_the_measured_ones();
+    registry_holds_every_row();
+    static yamr__gpu *const fake_gpu = (yamr__gpu *)&made_up; /* never dereferenced */
+    for (size_t i = 0; i < sizeof made_up / sizeof made_up[0]; ++i) {
+        const made_up_device *d = &made_up[i];
+        yamr_context ctx;
+        made_up_context(&ctx, d, fake_gpu);
+        if (ctx.family != d->family)
+            failf("%s: family %s, expected %s", d->arch, yamr__family_name(ctx.family),
+                  yamr__family_name(d->family));
+        if (strcmp(yamr__policy_row(yamr__policy_find(ctx.family, 4, YAMR__ACC_BEST,
+                                                      YAMR__SHAPE_GRID))->name,
+                   d->grid_f32))
+            failf("%s: the grid-wide f32 row is not %s", d->arch, d->grid_f32);
+        /* grid-wide calls of one block (no occupancy to ask) */
+        expect_plan_row(&ctx, YAMR_CALL_REDUCE, YAMR_DTYPE_F32, 1, 1000, YAMR__ACC_BEST,
+                        YAMR__SHAPE_GRID);
+        expect_plan_row(&ctx, YAMR_CALL_REDUCE, YAMR_DTYPE_BF16, 1, 3000, YAMR__ACC_BEST,
+                        YAMR__SHAPE_GRID);
+        expect_plan_row(&ctx, YAMR_CALL_MINMAX, YAMR_DTYPE_F64, 1, 1000, YAMR__ACC_MINMAX,
+                        YAMR__SHAPE_GRID);
+        /* the batched shapes */
+        expect_plan_row(&ctx, YAMR_CALL_ROWS, YAMR_DTYPE_F32, 65536, 128, YAMR__ACC_BEST,
+                        YAMR__SHAPE_LANES);
+        expect_plan_row(&ctx, YAMR_CALL_ROWS, YAMR_DTYPE_I64, 1000, 200, YAMR__ACC_BEST,
+                        YAMR__SHAPE_LANES);
+        expect_plan_row(&ctx, YAMR_CALL_ROWS, YAMR_DTYPE_F16, 10000, 4096, YAMR__ACC_BEST,
+                        YAMR__SHAPE_BLOCK);
+        expect_plan_row(&ctx, YAMR_CALL_ROWS, YAMR_DTYPE_F32, 4, (size_t)1 << 24, YAMR__ACC_BEST,
+                        YAMR__SHAPE_SPLIT);
+        expect_plan_row(&ctx, YAMR_CALL_SOFTMAX_STATS, YAMR_DTYPE_F64, 1024, 64,
+                        YAMR__ACC_SOFTMAX, YAMR__SHAPE_LANES);
+        expect_plan_row(&ctx, YAMR_CALL_SEGMENTS, YAMR_DTYPE_F16, 1000000, 0, YAMR__ACC_BEST,
+                        YAMR__SHAPE_SEGMENTS);
+        expect_plan_row(&ctx, YAMR_CALL_SEGMENTS, YAMR_DTYPE_I64, 1000000, 0, YAMR__ACC_BEST,
+                        YAMR__SHAPE_SEGMENTS);
+        expect_plan_row(&ctx, YAMR_CALL_SEGMENTS, YAMR_DTYPE_F32, 3, 0, YAMR__ACC_BEST,
+                        YAMR__SHAPE_SPLIT);
+        /* a variant libyamr holds no split instance of: one block of a thread per element */
+        ctx.variant = YAMR_VARIANT_SHARED_TREE;
+        expect_plan_row(&ctx, YAMR_CALL_REDUCE, YAMR_DTYPE_F32, 1, 100, YAMR__ACC_BEST,
+                        YAMR__SHAPE_SINGLE_BLOCK);
+    }
+    /* the CPU backend's row */
+    yamr_context *cpu;
+    assert_int_equal(yamr_create(&cpu, YAMR_DEVICE_CPU), YAMR_SUCCESS);
+    assert_int_equal(cpu->family, YAMR__FAMILY_CPU);
+    yamr_plan plan;
+    assert_int_equal(yamr_plan_for(cpu, YAMR_CALL_ROWS, YAMR_OP_MAX, YAMR_DTYPE_F32, 10, 10, &plan),
+                     YAMR_SUCCESS);
+    assert_int_equal(yamr__plan_policy(&plan), YAMR__POLICY_cpu);
+    char line[640];
+    assert_int_equal(yamr_plan_describe(cpu, &plan, line, sizeof line), YAMR_SUCCESS);
+    if (!strstr(line, "policy cpu")) failf("the CPU plan's description: %s", line);
+    yamr_destroy(cpu);
+    end_test("policy table");
 }

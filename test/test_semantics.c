@@ -338,7 +338,7 @@ static void test_gpu_auto(void **state)
     sweep("auto");
     misaligned();
     expect_grid_plan(YAMR_VARIANT_AUTO);
-    /* one block (every thread YAMR__GRID_ONE_BLOCK_VECTORS vectors or fewer: 2^14 4-byte
+    /* one block (every thread the GRID row's vectors_one_block or fewer: 2^14 4-byte
      * elements): the one-block pick for a single slot of elements of at most 4 bytes; the
      * table's first pick for more blocks, min+max and 8 bytes */
     expect_auto_variant(YAMR_CALL_REDUCE, YAMR_DTYPE_F32, 1000, 1);

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The policy table: how each kernel shape runs on each architecture family, as data (the model:
+ * CUB's per-architecture policies in cub/device/dispatch/tuning/tuning_reduce.cuh, rocPRIM's
+ * per-target configs). The planner (src/plan.c) picks a row for a call and names it in the plan
+ * (YAMR__PLAN_POLICY); the launchers (hip_kernels/) look the kernel instance up from that row,
+ * whose constants are the kernel templates' arguments (hip_kernels/policy.hpp). Nothing after the
+ * plan decides again.
+ *
+ * A row is keyed by (families, element size, accumulator, shape); the first row in table order
+ * whose key matches a call is its row (esize 0 and YAMR__ACC_ANY match any). Several families
+ * share a row where they share its values: a kernel instance is made per distinct set of
+ * constants, so a row of its own for a family costs the library new instances only where its
+ * values differ.
+ */
+#ifndef YAMR_POLICY_H
+#define YAMR_POLICY_H
+
+#include "yamr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Architecture families: what a context's device facts select (yamr__device_family). ---- */
+
+typedef enum {
+    YAMR__FAMILY_CPU = 0,
+    YAMR__FAMILY_SM70, /* NVIDIA compute capability 7.x (and older): Volta, Turing */
+    YAMR__FAMILY_SM80, /* 8.x: Ampere, Ada */
+    YAMR__FAMILY_SM90, /* 9.0 and later: Hopper, Blackwell */
+    YAMR__FAMILY_CDNA, /* AMD with 64-lane wavefronts: gfx9 (GCN 5, CDNA 1-3), or any wave64 build */
+    YAMR__FAMILY_RDNA, /* AMD with 32-lane wavefronts: gfx10-12 (RDNA 1-4) */
+    YAMR__FAMILY_COUNT
+} yamr__family;
+
+/* X(family, name, vendor, warp width, what the rows rest on) */
+#define YAMR__FAMILY_TABLE(X)                                                                  \
+    X(YAMR__FAMILY_CPU, "cpu", YAMR_VENDOR_CPU, 1, "the host's cores (src/cpu/cpu_backend.h)") \
+    X(YAMR__FAMILY_SM70, "sm_70", YAMR_VENDOR_NVIDIA, 32,                                      \
+      "derived, not measured: sm_90's rows, since an SM has the same 64K 32-bit registers "    \
+      "and 2048 threads (sm_75: 1024, which YAMR_MIN_BLOCKS caps), so the same bounds give "   \
+      "the same registers a thread; 8 vectors in flight a thread cover 900 GB/s as they do "  \
+      "3.35 TB/s")                                                                             \
+    X(YAMR__FAMILY_SM80, "sm_80", YAMR_VENDOR_NVIDIA, 32,                                      \
+      "derived, not measured: sm_90's rows, since an SM has the same 64K 32-bit registers "    \
+      "and 2048 threads (sm_86/89: 1536, which YAMR_MIN_BLOCKS caps), so the same bounds "     \
+      "give the same registers a thread")                                                      \
+    X(YAMR__FAMILY_SM90, "sm_90", YAMR_VENDOR_NVIDIA, 32,                                      \
+      "measured on an H100 and H200 (docs/performance.md, \"Tuning constants\")")             \
+    X(YAMR__FAMILY_CDNA, "cdna_wave64", YAMR_VENDOR_AMD, 64,                                   \
+      "derived, not measured: 64-lane waves, 4 SIMDs a CU, 64 KiB LDS a CU, 8 MB L2 a die "    \
+      "(MI250X), 4 MB an XCD (MI300X)")                                                        \
+    X(YAMR__FAMILY_RDNA, "rdna_wave32", YAMR_VENDOR_AMD, 32,                                   \
+      "derived, not measured: 32-lane waves, 2 SIMD32s a CU, 64 KiB LDS a CU, 4-6 MB L2")
+
+#define YAMR__FAM(f) (1u << (f))
+#define YAMR__NV (YAMR__FAM(YAMR__FAMILY_SM70) | YAMR__FAM(YAMR__FAMILY_SM80) | YAMR__FAM(YAMR__FAMILY_SM90))
+#define YAMR__CDNA YAMR__FAM(YAMR__FAMILY_CDNA)
+#define YAMR__RDNA YAMR__FAM(YAMR__FAMILY_RDNA)
+#define YAMR__CPU YAMR__FAM(YAMR__FAMILY_CPU)
+
+/* ---- The key's other parts, and what a row says of its kernel. ---- */
+
+/* The accumulator: one best (max, min, argmax, argmin), min+max, or softmax statistics. */
+enum { YAMR__ACC_ANY = 0, YAMR__ACC_BEST, YAMR__ACC_MINMAX, YAMR__ACC_SOFTMAX };
+
+/* The kernel shapes (one kernel template each; hip_kernels/). */
+enum {
+    YAMR__SHAPE_CPU = 0,      /* the CPU backend */
+    YAMR__SHAPE_GRID,         /* a grid-wide call: the split kernel over one row, or one block */
+    YAMR__SHAPE_SINGLE_BLOCK, /* one block of a thread per element (block_reduce.hpp) */
+    YAMR__SHAPE_LANES,        /* rows: a group of lanes, or a warp, per row */
+    YAMR__SHAPE_BLOCK,        /* rows: a block per row */
+    YAMR__SHAPE_SPLIT,        /* rows or segments: several blocks per row, the last merges */
+    YAMR__SHAPE_SEGMENTS,     /* segments: a group, a warp or the block per segment */
+    YAMR__SHAPE_COUNT
+};
+
+/* Index width rules: FIT, 32 bits where every index and the scan's furthest offset fit an int
+ * (plan.c, index_bits_for), else 64; TEAM, 32 in the group and warp teams (short segments), 64
+ * in the block team. */
+enum { YAMR__INDEX_32 = 0, YAMR__INDEX_64, YAMR__INDEX_FIT, YAMR__INDEX_TEAM };
+/* How the threads' results meet: shuffles within a group or warp; the block layer; the block
+ * layer, then the last block of a row merges the partials (split_reduce.hpp); TEAM: by the
+ * team a segment takes. */
+enum { YAMR__MERGE_NONE = 0, YAMR__MERGE_WARP, YAMR__MERGE_BLOCK, YAMR__MERGE_LAST_BLOCK,
+       YAMR__MERGE_TEAM };
+/* How a synchronous call learns that it is done: ANSWER, its answer in marked words of mapped
+ * host memory that the host polls (acc_best.hpp); SLOT, mapped result slots read after a stream
+ * synchronize; STREAM, a stream synchronize (the outputs are the caller's device memory). An
+ * asynchronous call writes the caller's device memory and returns at the launch. */
+enum { YAMR__DONE_HOST = 0, YAMR__DONE_ANSWER, YAMR__DONE_SLOT, YAMR__DONE_STREAM };
+
+/*
+ * One row. What each field means by shape (0 where it means nothing):
+ *  - threads: per block (every GPU kernel is written for YAMR__BLOCK_THREADS; a launcher
+ *    refuses to compile another value).
+ *  - vectors: 16-byte vectors a thread loads at once (the scan's Unroll): GRID's chunk; BLOCK,
+ *    SPLIT and the block team of SEGMENTS.
+ *  - vectors_one_block: GRID: the chunk of a call that fits one block at it but not at `vectors`
+ *    (no second block, no last-block merge).
+ *  - vectors_spread: GRID: a thread's vectors when a grid of a few one-chunk blocks spreads over
+ *    more multiprocessors, up to a warp's width of blocks.
+ *  - lanes, count: LANES and SEGMENTS: a row (segment) of at most lanes * count elements takes a
+ *    group of `lanes` lanes, `count` elements each; warp_count: elements a lane of a whole warp
+ *    takes (LANES: rows up to warp_count * W take the warp; SEGMENTS: longer segments take the
+ *    block).
+ *  - min_blocks, min_blocks_one_block, min_blocks_wide: blocks per multiprocessor the registers
+ *    are bounded for (__launch_bounds__' second argument through YAMR_MIN_BLOCKS; 0: no bound;
+ *    HIP reads it as waves per SIMD): the 32-bit-index instance (GRID: the split one), GRID's
+ *    one-block instances, the 64-bit-index instance.
+ *  - block: the block algorithm, YAMR_VARIANT_AUTO for the plan's variant (AUTO's pick from
+ *    the variant table, or the context's setting).
+ */
+typedef struct {
+    const char *name;
+    unsigned families; /* YAMR__FAM(family) bits */
+    int esize;         /* element bytes it serves: 2, 4, 8; 0: any */
+    int acc;           /* YAMR__ACC_* */
+    int shape;         /* YAMR__SHAPE_* */
+    yamr_variant block;
+    int threads;
+    int vectors, vectors_one_block, vectors_spread;
+    int lanes, count, warp_count;
+    int min_blocks, min_blocks_one_block, min_blocks_wide;
+    int index; /* YAMR__INDEX_* */
+    int merge; /* YAMR__MERGE_* */
+    int done;  /* YAMR__DONE_* */
+    const char *reason; /* one line: the measurement that set it, or the facts it is derived from */
+} yamr__policy;
+
+/* One helper per shape: the row's key, then its values in the order the shape reads them. The
+ * generic X(id, families, esize, acc, shape, block, threads, vectors, vectors_one_block,
+ * vectors_spread, lanes, count, warp_count, min_blocks, min_blocks_one_block, min_blocks_wide,
+ * index, merge, done, reason) is what the table's users see. */
+#define YAMR__ROW_GRID(X, id, fam, esize, acc, threads, vectors, one_block, spread, mb,       \
+                       mb_one_block, mb_wide, why)                                            \
+    X(id, fam, esize, acc, YAMR__SHAPE_GRID, YAMR_VARIANT_AUTO, threads, vectors, one_block,   \
+      spread, 0, 0, 0, mb, mb_one_block, mb_wide, YAMR__INDEX_FIT, YAMR__MERGE_LAST_BLOCK,     \
+      YAMR__DONE_ANSWER, why)
+#define YAMR__ROW_SINGLE_BLOCK(X, id, fam, why)                                                \
+    X(id, fam, 0, YAMR__ACC_ANY, YAMR__SHAPE_SINGLE_BLOCK, YAMR_VARIANT_AUTO, 0, 0, 0, 0, 0, 0, \
+      0, 0, 0, 0, YAMR__INDEX_32, YAMR__MERGE_BLOCK, YAMR__DONE_SLOT, why)
+#define YAMR__ROW_LANES(X, id, fam, esize, threads, lanes, count, warp_count, mb, why)        \
+    X(id, fam, esize, YAMR__ACC_ANY, YAMR__SHAPE_LANES, YAMR_VARIANT_WARP_SHUFFLE, threads, 0, \
+      0, 0, lanes, count, warp_count, mb, 0, 0, YAMR__INDEX_32, YAMR__MERGE_WARP,              \
+      YAMR__DONE_STREAM, why)
+#define YAMR__ROW_BLOCK(X, id, fam, threads, vectors, mb, mb_wide, why)                        \
+    X(id, fam, 0, YAMR__ACC_ANY, YAMR__SHAPE_BLOCK, YAMR_VARIANT_WARP_SHUFFLE, threads,        \
+      vectors, 0, 0, 0, 0, 0, mb, 0, mb_wide, YAMR__INDEX_FIT, YAMR__MERGE_BLOCK,              \
+      YAMR__DONE_STREAM, why)
+#define YAMR__ROW_SPLIT(X, id, fam, threads, vectors, mb_wide, why)                            \
+    X(id, fam, 0, YAMR__ACC_ANY, YAMR__SHAPE_SPLIT, YAMR_VARIANT_WARP_SHUFFLE, threads,        \
+      vectors, 0, 0, 0, 0, 0, 0, 0, mb_wide, YAMR__INDEX_64, YAMR__MERGE_LAST_BLOCK,           \
+      YAMR__DONE_STREAM, why)
+#define YAMR__ROW_SEGMENTS(X, id, fam, esize, threads, lanes, count, warp_count, vectors, mb,  \
+                           why)                                                                \
+    X(id, fam, esize, YAMR__ACC_ANY, YAMR__SHAPE_SEGMENTS, YAMR_VARIANT_WARP_SHUFFLE, threads, \
+      vectors, 0, 0, lanes, count, warp_count, mb, 0, 0, YAMR__INDEX_TEAM, YAMR__MERGE_TEAM,   \
+      YAMR__DONE_STREAM, why)
+#define YAMR__ROW_CPU(X, id, why)                                                              \
+    X(id, YAMR__CPU, 0, YAMR__ACC_ANY, YAMR__SHAPE_CPU, YAMR_VARIANT_AUTO, 0, 0, 0, 0, 0, 0, 0, \
+      0, 0, 0, YAMR__INDEX_64, YAMR__MERGE_NONE, YAMR__DONE_HOST, why)
+
+/* The reasons the AMD rows share (each row adds its own fact). */
+#define YAMR__AMD_THREADS "256 threads: 4 waves of 64, one a SIMD of a CDNA CU"
+#define YAMR__RDNA_THREADS                                                                     \
+    "256 threads: 8 waves of 32 over a CU's 2 SIMD32s (a WGP's 4 in WGP mode)"
+#define YAMR__AMD_BOUND                                                                        \
+    "HIP passes the bound as waves per SIMD (amdgpu_waves_per_eu)"
+
+/*
+ * The table, in lookup order (within a family and shape, the specific rows before the ones
+ * with esize 0 or YAMR__ACC_ANY). GRID: threads, vectors, one-block vectors, spread vectors,
+ * bounds (split 32-bit, one block, 64-bit). LANES: threads, group lanes, elements a group lane,
+ * elements a warp lane, bound. BLOCK: threads, vectors, bounds (32-, 64-bit). SPLIT: threads,
+ * vectors, bound. SEGMENTS: threads, group lanes, elements a group lane, elements a warp lane,
+ * block-team vectors, bound.
+ */
+#define YAMR__POLICY_TABLE(X)                                                                  \
+    /* ---- the CPU backend: yamr__cpu_plan (src/cpu/) puts its threads and splits in the plan */ \
+    YAMR__ROW_CPU(X, cpu,                                                                      \
+                  "block scans of YAMR__CPU_BLOCK elements in index order; threads for at "    \
+                  "least 256 KiB each, an array split in chunks of 16 blocks (5cae3b7)")       \
+    /* ---- NVIDIA: measured on sm_90; sm_70 and sm_80 share the rows (YAMR__FAMILY_TABLE) */ \
+    YAMR__ROW_GRID(X, nv_grid_e2, YAMR__NV, 2, YAMR__ACC_ANY, 256, 4, 4, 4, 1, 1, 1,           \
+                   "4 vectors: half types' 8 keys a vector cost registers (6b69e70); bound 1: "\
+                   "registers planned for one block measured faster than none (7f8ccc1)")      \
+    YAMR__ROW_GRID(X, nv_grid_e4_best, YAMR__NV, 4, YAMR__ACC_BEST, 256, 8, 16, 4, 3, 1, 1,    \
+                   "8 vectors in flight (6b69e70); 16 keep up to 2^14 in one block (49b68fa); "\
+                   "4 spread over up to 32 blocks (d70dd50); split at 3 blocks: 69 registers, "\
+                   "2^26-2^28 1.7-2% faster (031e977)")                                        \
+    YAMR__ROW_GRID(X, nv_grid_e4_minmax, YAMR__NV, 4, YAMR__ACC_MINMAX, 256, 8, 16, 4, 1, 1, 1,\
+                   "as e4_best; two slots' registers: bound 1 (7f8ccc1)")                      \
+    YAMR__ROW_GRID(X, nv_grid_e8_best, YAMR__NV, 8, YAMR__ACC_BEST, 256, 8, 8, 8, 4, 4, 1,     \
+                   "8 vectors (6b69e70), no spread (fewer would take a round trip each: "      \
+                   "d70dd50); bound 4: no spills where it took 3 blocks' worth (7f8ccc1)")     \
+    YAMR__ROW_GRID(X, nv_grid_e8_minmax, YAMR__NV, 8, YAMR__ACC_MINMAX, 256, 8, 8, 8, 1, 1, 1, \
+                   "8 vectors (6b69e70); two slots' registers: bound 1 (7f8ccc1)")             \
+    YAMR__ROW_SINGLE_BLOCK(X, nv_single_block, YAMR__NV,                                       \
+                           "a thread per element, threads by the variant "                    \
+                           "(yamr__single_block_threads): the race lab's shape, not tuned")    \
+    YAMR__ROW_LANES(X, nv_lanes_e8, YAMR__NV, 8, 256, 8, 16, 8, 4,                             \
+                    "groups of 8 lanes (40f952b); bound 4: 8-byte keys' registers (b12442d)")  \
+    YAMR__ROW_LANES(X, nv_lanes, YAMR__NV, 0, 256, 8, 16, 8, 6,                                \
+                    "groups of 8 lanes: 4 measured slower at 65536 x 128 (40f952b); bound 6: " \
+                    "6 blocks an SM at 40 registers (f7c7018)")                                \
+    YAMR__ROW_BLOCK(X, nv_block, YAMR__NV, 256, 4, 0, 0,                                       \
+                    "4 vectors in flight a thread, no bound (6f0f539, 5779b41); the 1024 x "   \
+                    "4096 case waits at the block barrier, not on loads (docs/performance.md)") \
+    YAMR__ROW_SPLIT(X, nv_split, YAMR__NV, 256, 4, 1,                                          \
+                    "4 vectors as the block kernel; bound 1, the split kernel's (5779b41)")    \
+    YAMR__ROW_SEGMENTS(X, nv_segments_e2, YAMR__NV, 2, 256, 4, 32, 16, 4, 6,                   \
+                       "groups of 4 lanes (fba1520); bound 6 (fba1520)")                       \
+    YAMR__ROW_SEGMENTS(X, nv_segments_e4, YAMR__NV, 4, 256, 4, 32, 16, 4, 5,                   \
+                       "groups of 4 lanes: the kernel issues per group, 132 -> 108 us "        \
+                       "(bfd0bba); bound 5 (bfd0bba)")                                         \
+    YAMR__ROW_SEGMENTS(X, nv_segments_e8, YAMR__NV, 8, 256, 8, 16, 16, 4, 4,                   \
+                       "groups of 8: 4 would hold 64 registers of elements a lane (bfd0bba); " \
+                       "bound 4 (b12442d)")                                                    \
+    /* ---- AMD wave64 (CDNA): derived from the facts, not measured */                        \
+    YAMR__ROW_GRID(X, cdna_grid_e2, YAMR__CDNA, 2, YAMR__ACC_ANY, 256, 4, 4, 4, 1, 1, 1,       \
+                   "derived, not measured: " YAMR__AMD_THREADS "; the loads and bounds of "   \
+                   "nv_grid_e2 (a wave's registers scale with its 64 lanes)")                 \
+    YAMR__ROW_GRID(X, cdna_grid_e4_best, YAMR__CDNA, 4, YAMR__ACC_BEST, 256, 8, 16, 4, 3, 1, 1,\
+                   "derived, not measured: bound 3 = 3 waves a SIMD (one wave a SIMD a "      \
+                   "block), " YAMR__AMD_BOUND "; 512 VGPRs a lane leave 170 each")            \
+    YAMR__ROW_GRID(X, cdna_grid_e4_minmax, YAMR__CDNA, 4, YAMR__ACC_MINMAX, 256, 8, 16, 4, 1,  \
+                   1, 1, "derived, not measured: as nv_grid_e4_minmax, " YAMR__AMD_THREADS)    \
+    YAMR__ROW_GRID(X, cdna_grid_e8_best, YAMR__CDNA, 8, YAMR__ACC_BEST, 256, 8, 8, 8, 4, 4, 1, \
+                   "derived, not measured: bound 4 = 4 waves a SIMD, " YAMR__AMD_BOUND)         \
+    YAMR__ROW_GRID(X, cdna_grid_e8_minmax, YAMR__CDNA, 8, YAMR__ACC_MINMAX, 256, 8, 8, 8, 1, 1,\
+                   1, "derived, not measured: as nv_grid_e8_minmax, " YAMR__AMD_THREADS)       \
+    YAMR__ROW_SINGLE_BLOCK(X, cdna_single_block, YAMR__CDNA,                                   \
+                           "derived, not measured: whole 64-lane waves of a thread per element")\
+    YAMR__ROW_LANES(X, cdna_lanes_e8, YAMR__CDNA, 8, 256, 8, 16, 8, 4,                         \
+                    "derived, not measured: 8 groups of 8 a wave of 64; bound 4 waves a SIMD") \
+    YAMR__ROW_LANES(X, cdna_lanes, YAMR__CDNA, 0, 256, 8, 16, 8, 6,                            \
+                    "derived, not measured: 8 groups of 8 a wave of 64 (a warp-wide row: 512 " \
+                    "elements); bound 6 waves a SIMD")                                         \
+    YAMR__ROW_BLOCK(X, cdna_block, YAMR__CDNA, 256, 4, 0, 0,                                   \
+                    "derived, not measured: " YAMR__AMD_THREADS "; 4 vectors in flight")       \
+    YAMR__ROW_SPLIT(X, cdna_split, YAMR__CDNA, 256, 4, 1,                                      \
+                    "derived, not measured: as cdna_block; the workspace is the same")         \
+    YAMR__ROW_SEGMENTS(X, cdna_segments_e2, YAMR__CDNA, 2, 256, 4, 32, 16, 4, 6,               \
+                       "derived, not measured: 16 groups of 4 a wave of 64; bound 6")          \
+    YAMR__ROW_SEGMENTS(X, cdna_segments_e4, YAMR__CDNA, 4, 256, 4, 32, 16, 4, 5,               \
+                       "derived, not measured: 16 groups of 4 a wave of 64; bound 5")          \
+    YAMR__ROW_SEGMENTS(X, cdna_segments_e8, YAMR__CDNA, 8, 256, 8, 16, 16, 4, 4,               \
+                       "derived, not measured: 8 groups of 8 a wave of 64; bound 4")           \
+    /* ---- AMD wave32 (RDNA): derived from the facts, not measured */                        \
+    YAMR__ROW_GRID(X, rdna_grid_e2, YAMR__RDNA, 2, YAMR__ACC_ANY, 256, 4, 4, 4, 1, 1, 1,       \
+                   "derived, not measured: " YAMR__RDNA_THREADS "; the loads of nv_grid_e2")  \
+    YAMR__ROW_GRID(X, rdna_grid_e4_best, YAMR__RDNA, 4, YAMR__ACC_BEST, 256, 8, 16, 4, 3, 1, 1,\
+                   "derived, not measured: " YAMR__RDNA_THREADS "; " YAMR__AMD_BOUND ", so 3 " \
+                   "is milder than 3 blocks a CU; kept until measured")                       \
+    YAMR__ROW_GRID(X, rdna_grid_e4_minmax, YAMR__RDNA, 4, YAMR__ACC_MINMAX, 256, 8, 16, 4, 1,  \
+                   1, 1, "derived, not measured: as nv_grid_e4_minmax, " YAMR__RDNA_THREADS)   \
+    YAMR__ROW_GRID(X, rdna_grid_e8_best, YAMR__RDNA, 8, YAMR__ACC_BEST, 256, 8, 8, 8, 4, 4, 1, \
+                   "derived, not measured: " YAMR__AMD_BOUND ", a milder bound than 4 "       \
+                   "blocks a CU; kept until measured")                                         \
+    YAMR__ROW_GRID(X, rdna_grid_e8_minmax, YAMR__RDNA, 8, YAMR__ACC_MINMAX, 256, 8, 8, 8, 1, 1,\
+                   1, "derived, not measured: as nv_grid_e8_minmax, " YAMR__RDNA_THREADS)      \
+    YAMR__ROW_SINGLE_BLOCK(X, rdna_single_block, YAMR__RDNA,                                   \
+                           "derived, not measured: whole 32-lane waves of a thread per element")\
+    YAMR__ROW_LANES(X, rdna_lanes_e8, YAMR__RDNA, 8, 256, 8, 16, 8, 4,                         \
+                    "derived, not measured: 4 groups of 8 a wave of 32, as an NVIDIA warp")    \
+    YAMR__ROW_LANES(X, rdna_lanes, YAMR__RDNA, 0, 256, 8, 16, 8, 6,                            \
+                    "derived, not measured: 4 groups of 8 a wave of 32, as an NVIDIA warp")    \
+    YAMR__ROW_BLOCK(X, rdna_block, YAMR__RDNA, 256, 4, 0, 0,                                   \
+                    "derived, not measured: " YAMR__RDNA_THREADS "; 4 vectors in flight")      \
+    YAMR__ROW_SPLIT(X, rdna_split, YAMR__RDNA, 256, 4, 1,                                      \
+                    "derived, not measured: as rdna_block; the workspace is the same")         \
+    YAMR__ROW_SEGMENTS(X, rdna_segments_e2, YAMR__RDNA, 2, 256, 4, 32, 16, 4, 6,               \
+                       "derived, not measured: 8 groups of 4 a wave of 32, as an NVIDIA warp") \
+    YAMR__ROW_SEGMENTS(X, rdna_segments_e4, YAMR__RDNA, 4, 256, 4, 32, 16, 4, 5,               \
+                       "derived, not measured: 8 groups of 4 a wave of 32, as an NVIDIA warp") \
+    YAMR__ROW_SEGMENTS(X, rdna_segments_e8, YAMR__RDNA, 8, 256, 8, 16, 16, 4, 4,               \
+                       "derived, not measured: 4 groups of 8 a wave of 32, as an NVIDIA warp")
+
+/* Row ids: YAMR__POLICY_<id>, in table order from 1; 0 is no row (a plan made without one). */
+typedef enum {
+    YAMR__POLICY_NONE = 0,
+#define YAMR__POLICY_ENUM(id, ...) YAMR__POLICY_##id,
+    YAMR__POLICY_TABLE(YAMR__POLICY_ENUM)
+#undef YAMR__POLICY_ENUM
+    YAMR__POLICY_COUNT
+} yamr__policy_id;
+
+/* The row's initializer. */
+#define YAMR__POLICY_INIT(id, fam, esize, acc, shape, block, threads, v, v1, vs, lanes, count,  \
+                          wcount, mb, mb1, mbw, index, merge, done, why)                       \
+    {#id, fam, esize, acc, shape, block, threads, v, v1, vs, lanes, count, wcount, mb, mb1, mbw, \
+     index, merge, done, why},
+
+/* The empty row of YAMR__POLICY_NONE, yamr__policies[0]. */
+#define YAMR__POLICY_NONE_ROW                                                                  \
+    {"none", 0u, 0, YAMR__ACC_ANY, YAMR__SHAPE_CPU, YAMR_VARIANT_AUTO, 0, 0, 0, 0, 0, 0, 0, 0, \
+     0, 0, YAMR__INDEX_64, YAMR__MERGE_NONE, YAMR__DONE_HOST, "no policy row"},
+
+/* The rows by id. */
+extern const yamr__policy yamr__policies[YAMR__POLICY_COUNT];
+
+/* The family of a device with these facts: CPU for the CPU; NVIDIA by the compute capability
+ * in `arch` ("sm_86"); AMD by the warp width (64: CDNA, and any AMD GPU built for wave64; 32:
+ * RDNA). */
+yamr__family yamr__device_family(const yamr_device_info *dev);
+const char *yamr__family_name(yamr__family f);
+/* What the family's rows rest on: measured, or derived from which facts. */
+const char *yamr__family_basis(yamr__family f);
+int yamr__family_warp_width(yamr__family f);
+/* The row a call of this family, element size, accumulator and shape runs: the first in table
+ * order that matches; YAMR__POLICY_NONE where none does. */
+yamr__policy_id yamr__policy_find(yamr__family f, int esize, int acc, int shape);
+/* The row of an id (the empty row for YAMR__POLICY_NONE or an id out of range). */
+const yamr__policy *yamr__policy_row(int id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* YAMR_POLICY_H */
