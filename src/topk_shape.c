@@ -8,15 +8,21 @@
 #define YAMR__TOPK_WARP_COLS 4096
 /* A block of a row split over several reads at least this many elements, and 32 per k. */
 #define YAMR__TOPK_SPLIT_MIN 8192
-/* Blocks a split aims for per multiprocessor, all rows together; the most per row (at most a
- * group of the merge kernel's appends: 256 threads x 4). */
-#define YAMR__TOPK_BLOCKS_PER_UNIT 4
+/* The most blocks per row: a group of the merge kernel's appends (256 threads x 4). */
 #define YAMR__TOPK_MAX_BLOCKS_PER_ROW 1024
 /* Grid cap: the kernels stride over their rows. */
 #define YAMR__TOPK_MAX_GRID ((size_t)1 << 20)
 
 /* Slots per lane of the select kernel's lists, at most (yamr__topk_select_slots() in topk.hpp). */
 #define YAMR__TOPK_SELECT_SLOTS 4
+
+/* Blocks a split aims for per multiprocessor, all rows together: one wave of the kernel that
+ * runs, as many as its launch bounds let stay resident (topk.hpp: YAMR__TOPK_MIN_BLOCKS for the
+ * shared list, yamr__topk_select_min_blocks() for warp select). */
+static size_t blocks_per_unit(unsigned slots)
+{
+    return slots == 0 ? 4 : slots <= 2 ? 3 : 2;
+}
 
 unsigned yamr__topk_select_slots(const yamr_device_info *dev, size_t k)
 {
@@ -45,7 +51,7 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
     } else {
         const size_t per_block = YAMR__TOPK_SPLIT_MIN > 32 * k ? YAMR__TOPK_SPLIT_MIN : 32 * k;
         /* rounded down: a grid of one wave, not one and a bit */
-        const size_t want = (size_t)dev->multiprocessors * YAMR__TOPK_BLOCKS_PER_UNIT / rows;
+        const size_t want = (size_t)dev->multiprocessors * blocks_per_unit(slots) / rows;
         const size_t fit = cols / per_block;
         size_t bpr = want < fit ? want : fit;
         if (bpr > YAMR__TOPK_MAX_BLOCKS_PER_ROW) bpr = YAMR__TOPK_MAX_BLOCKS_PER_ROW;
