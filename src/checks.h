@@ -27,6 +27,9 @@ yamr_status yamr__fail(yamr_status status, char *err, size_t errlen, const char 
 /* The thread's buffer: yamr_last_error(NULL). */
 const char *yamr__thread_error(void);
 
+/* Whether a rows x cols matrix with leading dimension ld of elem-byte elements is a size the
+ * batched calls accept (every offset fits an int64_t). */
+int yamr__matrix_ok(size_t rows, size_t cols, size_t ld, size_t elem);
 /* The checks of each call that need no pointer: enums, sizes (and for softmax statistics the
  * dtypes it supports). `fn` names the entry point in the message. */
 yamr_status yamr__check_reduce(const char *fn, yamr_op op, yamr_dtype dtype, size_t n, char *err,

@@ -34,8 +34,5 @@ yamr_status yamr__resolve_variant(const yamr_context *ctx, yamr_op op, yamr_dtyp
 /* One line: the plan's call, size, kernel, grid, tuning and why (yamr_report(),
  * yamr_plan_describe()). */
 void yamr__describe_plan(const yamr_context *ctx, const yamr_plan *plan, char *out, size_t cap);
-/* Whether a rows x cols matrix with leading dimension ld of elem-byte elements is a size the
- * batched calls accept (every offset fits an int64_t). */
-int yamr__matrix_ok(size_t rows, size_t cols, size_t ld, size_t elem);
 
 #endif /* YAMR_CONTEXT_H */

@@ -85,16 +85,6 @@ yamr_status yamr__resolve_variant(const yamr_context *ctx, yamr_op op, yamr_dtyp
 
 /* ---- Sizes a call accepts ---- */
 
-/* rows x cols with leading dimension ld: every offset, (rows - 1) * ld + cols elements in bytes,
- * fits an int64_t (and so size_t) */
-int yamr__matrix_ok(size_t rows, size_t cols, size_t ld, size_t elem)
-{
-    if (rows == 0 || cols == 0 || ld < cols || elem == 0) return 0;
-    const size_t limit = (size_t)INT64_MAX / elem;
-    if (cols > limit) return 0;
-    return rows == 1 || ld <= (limit - cols) / (rows - 1);
-}
-
 /* ---- Grids ---- */
 
 /* The index width of a row of `cols` elements scanned by `lanes` threads: 32 bits where every
@@ -342,6 +332,29 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
     return YAMR_SUCCESS;
 }
 
+/* Why a top-k plan: the CPU's split, or the GPU kernel and where its lists live. */
+static void topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why, size_t cap)
+{
+    if (p->kernel == YAMR_KERNEL_CPU) {
+        yamr__cpu_explain(&ctx->cpu, p, why, cap);
+    } else {
+        const unsigned slots = YAMR__PLAN_TOPK_SLOTS(p);
+        char lists[96];
+        if (slots)
+            snprintf(lists, sizeof lists, "each warp's own list in registers (%u per lane)",
+                     slots);
+        else
+            snprintf(lists, sizeof lists, "a block's list in shared memory, in rounds");
+        if (p->blocks_per_row > 1)
+            snprintf(why, cap, "%d blocks per row, merged (%zu rows too few to fill %d "
+                               "multiprocessors); %s", p->blocks_per_row, p->rows,
+                     ctx->info.multiprocessors, lists);
+        else
+            snprintf(why, cap, "%s per row; %s",
+                     p->kernel == YAMR_KERNEL_LANES_PER_ROW ? "a warp" : "a block", lists);
+    }
+}
+
 /* Why ctx chose the plan, from the plan and the device facts, into why[cap] (not on a call's
  * path: only when a person or a program asks). */
 static void explain(const yamr_context *ctx, const yamr_plan *p, char *why, size_t cap)
@@ -352,7 +365,7 @@ static void explain(const yamr_context *ctx, const yamr_plan *p, char *why, size
     const int group_cols = row->lanes * row->count;
     const char *unit = p->call == YAMR_CALL_SEGMENTS ? "segment" : "row";
     if (p->call == YAMR_CALL_TOPK) {
-        yamr__topk_explain(ctx, p, why, cap);
+        topk_explain(ctx, p, why, cap);
         return;
     }
     switch (p->kernel) {

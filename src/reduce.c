@@ -16,20 +16,6 @@ static void write_result(yamr_dtype dtype, const yamr__result *r, void *value, i
     if (index) *index = r->index;
 }
 
-yamr_status yamr__check_reduce(const char *fn, yamr_op op, yamr_dtype dtype, size_t n, char *err,
-                               size_t errlen)
-{
-    yamr_status s = yamr__check_op(fn, op, err, errlen);
-    if (s == YAMR_SUCCESS) s = yamr__check_dtype(fn, dtype, err, errlen);
-    if (s != YAMR_SUCCESS) return s;
-    if (n == 0) return yamr__fail(YAMR_ERROR_INVALID_VALUE, err, errlen, "%s: n is 0", fn);
-    if (n > SIZE_MAX / yamr_dtype_size(dtype)) /* no buffer holds it */
-        return yamr__fail(YAMR_ERROR_INVALID_VALUE, err, errlen,
-                          "%s: n (%zu) elements of %s overflow size_t", fn, n,
-                          yamr_dtype_name(dtype));
-    return YAMR_SUCCESS;
-}
-
 /*
  * One or two slots (slots == 2: min+max, slot 0 MAX and slot 1 MIN) with the order of checks
  * of every entry point: context, arguments, variant, then the backend. Outputs are written only

@@ -39,28 +39,6 @@ static void make_topk_plan(const yamr_context *ctx, yamr_op op, yamr_dtype dtype
     *plan = p;
 }
 
-void yamr__topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why, size_t cap)
-{
-    if (p->kernel == YAMR_KERNEL_CPU) {
-        yamr__cpu_explain(&ctx->cpu, p, why, cap);
-    } else {
-        const unsigned slots = YAMR__PLAN_TOPK_SLOTS(p);
-        char lists[96];
-        if (slots)
-            snprintf(lists, sizeof lists, "each warp's own list in registers (%u per lane)",
-                     slots);
-        else
-            snprintf(lists, sizeof lists, "a block's list in shared memory, in rounds");
-        if (p->blocks_per_row > 1)
-            snprintf(why, cap, "%d blocks per row, merged (%zu rows too few to fill %d "
-                               "multiprocessors); %s", p->blocks_per_row, p->rows,
-                     ctx->info.multiprocessors, lists);
-        else
-            snprintf(why, cap, "%s per row; %s",
-                     p->kernel == YAMR_KERNEL_LANES_PER_ROW ? "a warp" : "a block", lists);
-    }
-}
-
 static yamr_status topk_rows(const char *fn, yamr_context *ctx, yamr_op op, yamr_dtype dtype,
                              const void *in, size_t rows, size_t cols, size_t ld, size_t k,
                              void *values, int64_t *indices, int async)

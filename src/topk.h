@@ -49,9 +49,6 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
  * more than a warp's registers hold (the shared-list kernel runs). */
 unsigned yamr__topk_select_slots(const yamr_device_info *dev, size_t k);
 
-/* Why a top-k plan, into why[cap] (src/topk.c; plan.c's explain() hands top-k plans here). */
-void yamr__topk_explain(const yamr_context *ctx, const yamr_plan *plan, char *why, size_t cap);
-
 #ifdef __cplusplus
 }
 #endif
