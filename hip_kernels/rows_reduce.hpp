@@ -26,6 +26,7 @@
 
 #include "acc_best.hpp"
 #include "acc_softmax.hpp"
+#include "agent_reduce.hpp"
 #include "batch_layout.hpp"
 #include "block_merge.hpp"
 #include "split_reduce.hpp"
@@ -164,12 +165,11 @@ yamr_rows_block_kernel(const typename Acc::storage *__restrict__ in, long long r
 {
     if (!yamr__warp_width_matches<WarpSize>()) return;
     for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
+        const yamr__blocks_team<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, Unroll> team;
         Acc acc = Acc::identity(args);
-        yamr__rows_scan<typename Acc::storage, Unroll>(
-            in + r * layout.ld, layout.cols, 0, threadIdx.x, YAMR__BLOCK_THREADS, args.vectorize,
-            acc);
-        yamr__block_merge<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, YAMR__BLOCK_THREADS>(acc);
-        if (threadIdx.x == 0) acc.write(r, out);
+        yamr__consume(team, in + r * layout.ld, layout.cols, args.vectorize, acc);
+        team.merge(acc);
+        if (team.leader()) acc.write(r, out);
     }
 }
 
