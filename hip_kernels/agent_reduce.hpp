@@ -17,7 +17,8 @@
  *    one team of parts * YAMR__BLOCK_THREADS lanes over a range of any length: full tiles of
  *    Unroll vectors a lane, then the short tile; each block merged by the variant's block
  *    algorithm (thread 0 gets it). The block-per-row kernel, the segment kernel's block team and
- *    the split kernel (whose last block then merges the blocks' partials: split_reduce.hpp).
+ *    the split kernel (whose team of several blocks then merges in the row's last block:
+ *    split_reduce.hpp, yamr__last_block_merge).
  *
  * The tiles themselves (which element each lane loads, in which order) are tile_scan.hpp's.
  */
@@ -61,11 +62,11 @@ struct yamr__blocks_team {
     {
     }
     template <typename Acc>
-    __device__ inline void merge(Acc &acc) const
+    __device__ static inline void merge(Acc &acc)
     {
         yamr__block_merge<Variant, WarpSize, YAMR__BLOCK_THREADS>(acc);
     }
-    __device__ inline bool leader() const { return threadIdx.x == 0; }
+    __device__ static inline bool leader() { return threadIdx.x == 0; }
 };
 
 /*
