@@ -46,7 +46,7 @@ struct yamr__lanes_team {
 
 /* `lanes` threads of one or more whole blocks, this one lane `lane` of them (block `part` holds
  * lanes part * YAMR__BLOCK_THREADS on, so that at each step the blocks read adjacent vectors).
- * Unroll: 16-byte vectors in flight a thread (a full tile); PadLast and Tree: yamr__rows_scan's.
+ * Unroll: 16-byte vectors in flight a thread (a full tile); PadLast and Tree: yamr__full_tiles'.
  * Every thread of the block calls merge(). */
 template <yamr_variant Variant, int WarpSize, int Unroll, bool PadLast = false, bool Tree = false>
 struct yamr__blocks_team {
@@ -70,21 +70,23 @@ struct yamr__blocks_team {
 };
 
 /*
- * The one consume: every element of p[0, n) that this lane owns, handed to acc in increasing
- * index order (indices count from p), in 16-byte vectors where `vectorize` (p aligned to its
- * element). A range that the team covers in one tile is that short tile alone; a longer one is
- * its head (the elements before the first 16-byte boundary), its full tiles, then its short tile
- * (tile_scan.hpp). With Acc::index_type int, n + 64 * lanes must fit an int.
+ * The one consume: every element of p[0, n) that this lane of the team owns, handed to acc in
+ * increasing index order (indices count from p), in 16-byte vectors where `vectorize` (p aligned
+ * to its element). A range the team covers in one tile is that tile alone, all its loads in one
+ * round trip; a longer one is its head, its full tiles, then its short tile (tile_scan.hpp).
  */
 template <typename Team, typename Storage, typename Length, typename Acc>
-__device__ inline void yamr__consume(const Team &team, const Storage *__restrict__ p, Length n,
+__device__ inline void yamr__consume(const Team &team, const Storage *__restrict__ p, Length length,
                                      int vectorize, Acc &acc)
 {
     if constexpr (Team::one_tile) {
-        yamr__rows_scan_short_any<Team::count, Team::lanes>(p, (int)n, team.lane, vectorize, acc);
+        if (vectorize)
+            yamr__one_tile_vectors<Team::count, Team::lanes>(p, (int)length, team.lane, acc);
+        else
+            yamr__one_tile_elements<Team::count, Team::lanes>(p, (int)length, team.lane, acc);
     } else {
-        yamr__rows_scan<Storage, Team::unroll, Team::pad_last, Team::tree>(
-            p, n, 0, team.lane, team.lanes, vectorize, acc);
+        yamr__tiles<Team::unroll, Team::pad_last, Team::tree>(p, length, team.lane, team.lanes,
+                                                              vectorize, acc);
     }
 }
 
