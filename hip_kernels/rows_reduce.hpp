@@ -2,9 +2,11 @@
 /*
  * Batched reductions: one answer per row of a matrix or per segment of an array. The kernels for
  * many rows are here; the split kernel for few long rows is split_reduce.hpp (the host plans one
- * per call: src/plan.c). The layers are in their own files: batch_layout.hpp (arguments,
- * layouts), tile_scan.hpp (the scans), acc_best.hpp and acc_softmax.hpp (the accumulators),
- * block_merge.hpp (the block layer; the batched kernels merge by warp_shuffle).
+ * per call: src/plan.c). Each kernel is a shell over the agent (agent_reduce.hpp: identity, one
+ * consume of a range by a team, the team's merge, the write); the layers are in their own
+ * files: batch_layout.hpp (arguments, layouts), tile_scan.hpp (the tiles), acc_best.hpp and
+ * acc_softmax.hpp (the accumulators), block_merge.hpp (the block layer; the batched kernels
+ * merge by warp_shuffle).
  *
  *  - warp per row: yamr_rows_lanes_kernel for a matrix, a group of lanes (or the warp) per
  *    row; rows are short, so a block holds many and shuffles finish each one with no barrier.
