@@ -486,13 +486,15 @@ YAMR__CPU_INLINE size_t range_any(yamr_dtype t, int is_min, int nan_ignore, cons
 #define YAMR__TOPK_CPU_WIDE_MAX YAMR__TOPK_CPU_CHUNK
 #define YAMR__TOPK_CPU_KEEP(k) (2 * (k) + 32)
 #define YAMR__TOPK_CPU_WIDE_RANK_MAX 256
+/* How far ahead (bytes) the rows' second passes prefetch. */
+#define YAMR__TOPK_CPU_AHEAD 2048
 /* Candidate slots: the candidates before a keep, a chunk's worth and a vector's overhang. */
 #define YAMR__TOPK_CPU_WIDE_SLOTS(k) (YAMR__TOPK_CPU_KEEP(k) + YAMR__TOPK_CPU_CHUNK + 16)
 /* The scratch of one thread, in entries: a slot's entry (a keep's selection), key and
- * position, and two arrays of words (the rank's input and its sorted output). */
+ * position, and three arrays of words (the rank's input, its sorted output, the ranks). */
 #define YAMR__TOPK_CPU_WIDE_WORDS (YAMR__TOPK_CPU_WIDE_K + YAMR__TOPK_CPU_WIDE_RANK_MAX + 8)
 #define YAMR__TOPK_CPU_WIDE_ENTRIES(k) \
-    (YAMR__TOPK_CPU_WIDE_SLOTS(k) * 3 / 2 + YAMR__TOPK_CPU_WIDE_WORDS + 1)
+    (YAMR__TOPK_CPU_WIDE_SLOTS(k) * 3 / 2 + 3 * YAMR__TOPK_CPU_WIDE_WORDS / 2 + 1)
 #define YAMR__TOPK_CPU_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,popcnt")))
 
 typedef struct {
@@ -610,26 +612,49 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_wide(const wide_scratc
                                           _mm512_xor_si512(pos, _mm512_set1_epi64(0xffffffff)));
         _mm512_storeu_si512((void *)(word + 8 * v), _mm512_maskz_mov_epi64(in, w));
     }
-    /* every candidate to its rank (ranks differ), then the first kept are the answer */
+    /* every candidate's rank (the count of larger words; ranks differ), then each to its
+     * rank: the first kept are the answer. Few vectors: a popcount per vector and candidate;
+     * more: ranks counted in vectors (half the instructions, but a store of the ranks that the
+     * scalar loads wait on) */
+    if (vectors <= 2) {
+        for (size_t i = 0; i < count; ++i) {
+            const __m512i x = _mm512_set1_epi64((long long)word[i]);
+            unsigned rank = 0;
+            for (size_t v = 0; v < vectors; ++v)
+                rank += (unsigned)__builtin_popcount(_mm512_cmpgt_epu64_mask(
+                    _mm512_loadu_si512((const void *)(word + 8 * v)), x));
+            s->best[rank] = word[i];
+        }
+        return kept;
+    }
+    __m512i rank[YAMR__TOPK_CPU_WIDE_RANK_MAX / 8];
+    for (size_t v = 0; v < vectors; ++v) rank[v] = _mm512_setzero_si512();
+    const __m512i one = _mm512_set1_epi64(1);
     for (size_t i = 0; i < count; ++i) {
         const __m512i x = _mm512_set1_epi64((long long)word[i]);
-        unsigned rank = 0;
         for (size_t v = 0; v < vectors; ++v)
-            rank += (unsigned)__builtin_popcount(
-                _mm512_cmpgt_epu64_mask(_mm512_loadu_si512((const void *)(word + 8 * v)), x));
-        s->best[rank] = word[i];
+            rank[v] = _mm512_mask_add_epi64(
+                rank[v],
+                _mm512_cmplt_epu64_mask(_mm512_loadu_si512((const void *)(word + 8 * v)), x),
+                rank[v], one);
     }
+    uint64_t *at = s->best + YAMR__TOPK_CPU_WIDE_WORDS; /* ranks, then the words by rank */
+    for (size_t v = 0; v < vectors; ++v) _mm512_storeu_si512((void *)(at + 8 * v), rank[v]);
+    for (size_t i = 0; i < count; ++i) s->best[at[i]] = word[i];
     return kept;
 }
 
 /* The k best of [begin, end) of a row of 32-bit dtype t, as words in s->best; positions below
- * 2^32 - 1, k <= YAMR__TOPK_CPU_WIDE_K, LV lane vectors. */
+ * 2^32 - 1, k <= YAMR__TOPK_CPU_WIDE_K, LV lane vectors. The second pass prefetches the same
+ * elements of `ahead` (a row to come), a line per vector: memory works while the row's
+ * candidates are placed. */
 YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, int is_min,
                                                                  int nan_ignore,
                                                                  const void *row, size_t begin,
                                                                  size_t end, size_t k,
                                                                  const wide_scratch *s,
-                                                                 const int lv)
+                                                                 const int lv,
+                                                                 const void *ahead)
 {
     const uint32_t *x = (const uint32_t *)row;
     const int is_float = t == YAMR_DTYPE_F32;
@@ -681,6 +706,7 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
             _mm512_storeu_si512((void *)(pos + count), _mm512_maskz_compress_epi32(pass, at));
             count += (size_t)__builtin_popcount(pass);
             at = _mm512_add_epi32(at, step);
+            _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
         }
         c = stop;
         if (count >= YAMR__TOPK_CPU_KEEP(k) && c < end) {
@@ -713,9 +739,14 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE void rows32_wide(yamr_dtype t,
 {
     const size_t k = c->k;
     const uint32_t empty = (uint32_t)yamr__empty_value_bits(c->dtype);
+    /* the row to prefetch: about YAMR__TOPK_CPU_AHEAD bytes ahead, at least the next one */
+    const size_t row_bytes = c->ld * 4 + 1;
+    const size_t ahead = (YAMR__TOPK_CPU_AHEAD + row_bytes - 1) / row_bytes;
     for (size_t r = r0; r < r1; ++r) {
         const uint32_t *row = (const uint32_t *)c->in + r * c->ld;
-        const size_t n = range32_wide(t, !c->largest, c->nan_ignore, row, 0, c->cols, k, s, lv);
+        const size_t later = c->rows - r > ahead ? r + ahead : c->rows - 1;
+        const size_t n = range32_wide(t, !c->largest, c->nan_ignore, row, 0, c->cols, k, s, lv,
+                                      (const uint32_t *)c->in + later * c->ld);
         uint32_t *values = (uint32_t *)c->values + r * k;
         int64_t *indices = c->indices ? c->indices + r * k : NULL;
         for (size_t j = 0; j < n; ++j) {
