@@ -494,7 +494,8 @@ YAMR__CPU_INLINE size_t range_any(yamr_dtype t, int is_min, int nan_ignore, cons
  * position, and three arrays of words (the rank's input, its sorted output, the ranks). */
 #define YAMR__TOPK_CPU_WIDE_WORDS (YAMR__TOPK_CPU_WIDE_K + YAMR__TOPK_CPU_WIDE_RANK_MAX + 8)
 #define YAMR__TOPK_CPU_WIDE_ENTRIES(k) \
-    (YAMR__TOPK_CPU_WIDE_SLOTS(k) * 3 / 2 + 3 * YAMR__TOPK_CPU_WIDE_WORDS / 2 + 1)
+    (YAMR__TOPK_CPU_WIDE_SLOTS(k) * 3 / 2 + 3 * YAMR__TOPK_CPU_WIDE_WORDS / 2 + \
+     (YAMR__TOPK_CPU_CHUNK + 16) / 4 + 1)
 #define YAMR__TOPK_CPU_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,popcnt")))
 
 typedef struct {
@@ -503,6 +504,7 @@ typedef struct {
     uint32_t *pos;   /* slots */
     uint64_t *word;  /* YAMR__TOPK_CPU_WIDE_WORDS */
     uint64_t *best;  /* YAMR__TOPK_CPU_WIDE_WORDS: the answer, best first */
+    uint32_t *cache; /* YAMR__TOPK_CPU_CHUNK + 16: a chunk's keys, from the first pass */
 } wide_scratch;
 
 static wide_scratch wide_scratch_at(entry *buf, size_t k)
@@ -514,6 +516,7 @@ static wide_scratch wide_scratch_at(entry *buf, size_t k)
     s.pos = s.key + slots;
     s.word = (uint64_t *)(void *)(s.pos + slots + (slots & 1)); /* 8-byte aligned */
     s.best = s.word + YAMR__TOPK_CPU_WIDE_WORDS;
+    s.cache = (uint32_t *)(void *)(s.best + 2 * YAMR__TOPK_CPU_WIDE_WORDS);
     return s;
 }
 
@@ -539,8 +542,12 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __mmask16 lanes_left(size_t left)
     return left >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << left) - 1u);
 }
 
-/* The k-th largest of the L = 16 LV lane maxima m (k <= L): the least lane maximum that fewer
- * than k lanes exceed. */
+/* A floor from the L = 16 LV lane maxima m (k <= L). Up to 2 vectors: the k-th largest of them,
+ * the least lane maximum that fewer than k lanes exceed. More: the largest of the first
+ * YAMR__TOPK_CPU_SAMPLE vectors' lanes that at least k lanes reach (k lanes' maxima are k
+ * distinct elements at least that large), a rank count for a sample of the lanes only: a floor
+ * a little below the k-th largest, for a fraction of the count. */
+#define YAMR__TOPK_CPU_SAMPLE 16
 YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE uint32_t kth_lane_max(const __m512i *m, int lv,
                                                                    size_t k)
 {
@@ -551,13 +558,25 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE uint32_t kth_lane_max(const __m512
         above[v] = _mm512_setzero_si512();
     }
     const __m512i one = _mm512_set1_epi32(1);
+    const __m512i kv = _mm512_set1_epi32((int)k);
+    if (lv > YAMR__TOPK_CPU_SAMPLE) {
+        for (int i = 0; i < 16 * lv; ++i) {
+            const __m512i x = _mm512_set1_epi32((int)all[i]);
+            for (int v = 0; v < YAMR__TOPK_CPU_SAMPLE; ++v) /* lanes at least m's */
+                above[v] = _mm512_mask_add_epi32(above[v], _mm512_cmpge_epu32_mask(x, m[v]),
+                                                 above[v], one);
+        }
+        __m512i most = _mm512_setzero_si512();
+        for (int v = 0; v < YAMR__TOPK_CPU_SAMPLE; ++v)
+            most = _mm512_mask_max_epu32(most, _mm512_cmpge_epu32_mask(above[v], kv), most, m[v]);
+        return (uint32_t)_mm512_reduce_max_epu32(most);
+    }
     for (int i = 0; i < 16 * lv; ++i) {
         const __m512i x = _mm512_set1_epi32((int)all[i]);
         for (int v = 0; v < lv; ++v)
             above[v] = _mm512_mask_add_epi32(above[v], _mm512_cmpgt_epu32_mask(x, m[v]), above[v],
                                              one);
     }
-    const __m512i kv = _mm512_set1_epi32((int)k);
     __m512i least = _mm512_set1_epi32(-1);
     for (int v = 0; v < lv; ++v)
         least = _mm512_mask_min_epu32(least, _mm512_cmplt_epu32_mask(above[v], kv), least, m[v]);
@@ -612,6 +631,7 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_wide(const wide_scratc
                                           _mm512_xor_si512(pos, _mm512_set1_epi64(0xffffffff)));
         _mm512_storeu_si512((void *)(word + 8 * v), _mm512_maskz_mov_epi64(in, w));
     }
+    _mm512_storeu_si512((void *)(word + 8 * vectors), _mm512_setzero_si512()); /* pairs below */
     /* every candidate's rank (the count of larger words; ranks differ), then each to its
      * rank: the first kept are the answer. Few vectors: a popcount per vector and candidate;
      * more: ranks counted in vectors (half the instructions, but a store of the ranks that the
@@ -627,19 +647,20 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_wide(const wide_scratc
         }
         return kept;
     }
-    __m512i rank[YAMR__TOPK_CPU_WIDE_RANK_MAX / 8];
-    for (size_t v = 0; v < vectors; ++v) rank[v] = _mm512_setzero_si512();
-    const __m512i one = _mm512_set1_epi64(1);
-    for (size_t i = 0; i < count; ++i) {
-        const __m512i x = _mm512_set1_epi64((long long)word[i]);
-        for (size_t v = 0; v < vectors; ++v)
-            rank[v] = _mm512_mask_add_epi64(
-                rank[v],
-                _mm512_cmplt_epu64_mask(_mm512_loadu_si512((const void *)(word + 8 * v)), x),
-                rank[v], one);
-    }
     uint64_t *at = s->best + YAMR__TOPK_CPU_WIDE_WORDS; /* ranks, then the words by rank */
-    for (size_t v = 0; v < vectors; ++v) _mm512_storeu_si512((void *)(at + 8 * v), rank[v]);
+    const __m512i one = _mm512_set1_epi64(1);
+    for (size_t v = 0; v < vectors; v += 2) { /* two vectors' ranks in registers */
+        const __m512i w0 = _mm512_loadu_si512((const void *)(word + 8 * v));
+        const __m512i w1 = _mm512_loadu_si512((const void *)(word + 8 * v + 8));
+        __m512i rank0 = _mm512_setzero_si512(), rank1 = _mm512_setzero_si512();
+        for (size_t i = 0; i < count; ++i) {
+            const __m512i x = _mm512_set1_epi64((long long)word[i]);
+            rank0 = _mm512_mask_add_epi64(rank0, _mm512_cmplt_epu64_mask(w0, x), rank0, one);
+            rank1 = _mm512_mask_add_epi64(rank1, _mm512_cmplt_epu64_mask(w1, x), rank1, one);
+        }
+        _mm512_storeu_si512((void *)(at + 8 * v), rank0);
+        _mm512_storeu_si512((void *)(at + 8 * v + 8), rank1);
+    }
     for (size_t i = 0; i < count; ++i) s->best[at[i]] = word[i];
     return kept;
 }
@@ -674,6 +695,7 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
             for (int v = 0; v < lv; ++v) {
                 const __m512i k16 = keys32_avx512(
                     t, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)v)), flip, nan_key);
+                _mm512_storeu_si512((void *)(s->cache + (i - c) + 16 * (size_t)v), k16);
                 m[v] = _mm512_max_epu32(m[v], k16);
             }
         for (int v = 0; v < lv && i + 16 * (size_t)v < stop; ++v) {
@@ -681,6 +703,7 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
             const __mmask16 in = lanes_left(stop - at);
             const __m512i k16 = keys32_avx512(
                 t, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)), flip, nan_key);
+            _mm512_storeu_si512((void *)(s->cache + (at - c)), k16);
             m[v] = _mm512_mask_max_epu32(m[v], in, m[v], k16);
         }
         if (c == begin) {
@@ -699,8 +722,7 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
         const __m512i step = _mm512_set1_epi32(16);
         for (i = c; i < stop; i += 16) {
             const __mmask16 in = lanes_left(stop - i);
-            const __m512i k16 = keys32_avx512(
-                t, _mm512_maskz_loadu_epi32(in, (const void *)(x + i)), flip, nan_key);
+            const __m512i k16 = _mm512_loadu_si512((const void *)(s->cache + (i - c)));
             const __mmask16 pass = _mm512_mask_cmpge_epu32_mask(in, k16, at_least);
             _mm512_storeu_si512((void *)(key + count), _mm512_maskz_compress_epi32(pass, k16));
             _mm512_storeu_si512((void *)(pos + count), _mm512_maskz_compress_epi32(pass, at));
