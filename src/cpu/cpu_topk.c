@@ -665,6 +665,36 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_wide(const wide_scratc
     return kept;
 }
 
+/* best_wide for at most 8 candidates, keys and positions in the first lanes of `keys` and `at`,
+ * in registers: each word's rank against the others (lanes broadcast by permutes), then the
+ * word of each rank (the inverse permutation, a compare per candidate). */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_few(const wide_scratch *s, __m512i keys,
+                                                             __m512i at, size_t count, size_t k)
+{
+    const __mmask8 real = (__mmask8)((1u << count) - 1u);
+    const __m512i w = _mm512_maskz_mov_epi64(
+        real, _mm512_or_si512(
+                  _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(keys)), 32),
+                  _mm512_xor_si512(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(at)),
+                                   _mm512_set1_epi64(0xffffffff))));
+    const __m512i one = _mm512_set1_epi64(1);
+    /* pads are 0: below every word, so they add to no rank; theirs is count (>= kept) */
+    __m512i rank = _mm512_setzero_si512();
+    for (int j = 0; j < 8; ++j) {
+        const __m512i other = _mm512_permutexvar_epi64(_mm512_set1_epi64(j), w);
+        rank = _mm512_mask_add_epi64(rank, _mm512_cmplt_epu64_mask(w, other), rank, one);
+    }
+    const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    __m512i sorted = _mm512_setzero_si512();
+    for (int i = 0; i < 8; ++i) {
+        const __m512i which = _mm512_set1_epi64(i);
+        const __mmask8 to = _mm512_cmpeq_epi64_mask(_mm512_permutexvar_epi64(which, rank), lane);
+        sorted = _mm512_mask_mov_epi64(sorted, to, _mm512_permutexvar_epi64(which, w));
+    }
+    _mm512_storeu_si512((void *)s->best, sorted);
+    return count < k ? count : k;
+}
+
 /* The k best of [begin, end) of a row of 32-bit dtype t, as words in s->best; positions below
  * 2^32 - 1, k <= YAMR__TOPK_CPU_WIDE_K, LV lane vectors. The second pass prefetches the same
  * elements of `ahead` (a row to come), a line per vector: memory works while the row's
@@ -685,6 +715,8 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
     uint32_t *key = s->key, *pos = s->pos;
     uint32_t floor = is_float && nan_ignore ? 1u : 0u;
     size_t count = 0;
+    int in_registers = 0;
+    __m512i few_keys = _mm512_setzero_si512(), few_at = _mm512_setzero_si512();
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     for (size_t c = begin; c < end;) {
         const size_t stop = end - c <= YAMR__TOPK_CPU_CHUNK ? end : c + YAMR__TOPK_CPU_CHUNK;
@@ -720,13 +752,26 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
         const __m512i at_least = _mm512_set1_epi32((int)floor);
         __m512i at = _mm512_add_epi32(iota, _mm512_set1_epi32((int)c));
         const __m512i step = _mm512_set1_epi32(16);
+        /* a one-chunk row of small k and few elements also gathers its first 16 candidates in
+         * registers (best_few: no load waits on the compressed stores) */
+        in_registers = lv == 1 && begin == c && stop == end && end - begin <= 256;
         for (i = c; i < stop; i += 16) {
             const __mmask16 in = lanes_left(stop - i);
             const __m512i k16 = _mm512_loadu_si512((const void *)(s->cache + (i - c)));
             const __mmask16 pass = _mm512_mask_cmpge_epu32_mask(in, k16, at_least);
-            _mm512_storeu_si512((void *)(key + count), _mm512_maskz_compress_epi32(pass, k16));
-            _mm512_storeu_si512((void *)(pos + count), _mm512_maskz_compress_epi32(pass, at));
-            count += (size_t)__builtin_popcount(pass);
+            const __m512i pass_keys = _mm512_maskz_compress_epi32(pass, k16);
+            const __m512i pass_at = _mm512_maskz_compress_epi32(pass, at);
+            _mm512_storeu_si512((void *)(key + count), pass_keys);
+            _mm512_storeu_si512((void *)(pos + count), pass_at);
+            const unsigned passed = (unsigned)__builtin_popcount(pass);
+            if (in_registers) { /* lanes [count, count + passed) of 16, from lane 0 of the new */
+                const __mmask16 place =
+                    count < 16 ? (__mmask16)(((1u << passed) - 1u) << count) : (__mmask16)0;
+                const __m512i from = _mm512_sub_epi32(iota, _mm512_set1_epi32((int)count));
+                few_keys = _mm512_mask_permutexvar_epi32(few_keys, place, from, pass_keys);
+                few_at = _mm512_mask_permutexvar_epi32(few_at, place, from, pass_at);
+            }
+            count += passed;
             at = _mm512_add_epi32(at, step);
             _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
         }
@@ -739,6 +784,7 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
             floor = next > floor ? next : floor;
         }
     }
+    if (in_registers && count <= 8) return best_few(s, few_keys, few_at, count, k);
     return best_wide(s, count, k);
 }
 
