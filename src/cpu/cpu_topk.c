@@ -487,7 +487,7 @@ YAMR__CPU_INLINE size_t range_any(yamr_dtype t, int is_min, int nan_ignore, cons
 #define YAMR__TOPK_CPU_KEEP(k) (2 * (k) + 32)
 #define YAMR__TOPK_CPU_WIDE_RANK_MAX 256
 /* How far ahead (bytes) the rows' second passes prefetch. */
-#define YAMR__TOPK_CPU_AHEAD 2048
+#define YAMR__TOPK_CPU_AHEAD 16384
 /* Candidate slots: the candidates before a keep, a chunk's worth and a vector's overhang. */
 #define YAMR__TOPK_CPU_WIDE_SLOTS(k) (YAMR__TOPK_CPU_KEEP(k) + YAMR__TOPK_CPU_CHUNK + 16)
 /* The scratch of one thread, in entries: a slot's entry (a keep's selection), key and
