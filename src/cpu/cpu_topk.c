@@ -15,6 +15,8 @@
  *  - when the buffer is full it keeps its k best (a selection) and T rises to the least of them.
  * At the end the buffer's k best are sorted. Ascending rows, where every element is a candidate,
  * cost a selection per buffer's worth: O(n) still, with a larger constant.
+ * On AVX-512, rows and ranges of 32-bit keys up to 2^16 elements (k <= 256) take a two-pass
+ * form instead (rows32_wide, below), which reads a row once from memory and once from the cache.
  * As the plan says (cpu_backend.c), many rows go over threads a row at a time; a few long rows
  * are each cut into one range per thread, whose top k lists are merged (the union's k best,
  * sorted). Every answer is the same
@@ -465,25 +467,31 @@ YAMR__CPU_INLINE size_t range_any(yamr_dtype t, int is_min, int nan_ignore, cons
 
 /*
  * 32-bit keys on AVX-512 (f32, i32, u32: every row of the issue's table), k up to
- * YAMR__TOPK_CPU_WIDE_K, a range cut into chunks of YAMR__TOPK_CPU_CHUNK elements (a short row
- * is one chunk), each read twice, the second time from the cache:
+ * YAMR__TOPK_CPU_WIDE_K, ranges up to YAMR__TOPK_CPU_WIDE_MAX elements cut into chunks of
+ * YAMR__TOPK_CPU_CHUNK (a short row is one chunk), each read twice, the second time from the
+ * cache (the first pass keeps the keys it computed):
  *  1. lane maxima: L = 16 LV lanes (LV vectors, L >= 2k where k allows) keep the largest key of
- *     elements c, c + L, ...; the largest of them is the chunk's max: a chunk whose max is below
- *     the floor F holds no candidate and is done. In the range's first chunk, the k-th largest
- *     lane maximum (counted by rank, branch-free) is a floor: those k lanes' maxima are k
- *     distinct elements with keys at least that large. With L = 2k about k elements reach it;
+ *     their elements; the largest of them is the chunk's max: a chunk whose max is below the
+ *     floor F holds no candidate and is done. In the range's first chunk, the k-th largest lane
+ *     maximum (counted by rank, branch-free) is a floor: those k lanes' maxima are k distinct
+ *     elements with keys at least that large. With L = 2k about k elements reach it;
  *  2. every element with key >= F is appended (compressed keys and positions, no branch), so
- *     a vector costs the same whether it holds 0 or 5 candidates;
+ *     a vector costs the same whether it holds 0 or 5 candidates; a range of several chunks
+ *     also keeps each group of YAMR__TOPK_CPU_GROUP elements' max and skips the groups below F;
  *  3. past YAMR__TOPK_CPU_KEEP(k) candidates, the k best are kept and F rises to the least of
  *     them + 1 (a later element with an equal key loses to the k earlier ones).
  * The k best of the candidates, ordered by (key, then smaller position) as one 64-bit word
  * (key << 32 | ~position), are placed by rank: an entry's rank is the count of larger words
- * (all differ: positions do), a vector compare and a popcount per 8 words; many candidates (an
- * all-equal row) go through the selection and the sort of entries.
+ * (all differ: positions do), a vector compare per 8 words; many candidates (an all-equal row)
+ * go through the selection and the sort of entries. Rows of many-row calls are a call per
+ * block of rows, written directly, and prefetch the rows YAMR__TOPK_CPU_AHEAD bytes ahead.
  */
 #define YAMR__TOPK_CPU_CHUNK 8192
+#define YAMR__TOPK_CPU_GROUP 256
+/* The longest range it takes: longer ones go faster through the block filter (range32), whose
+ * threshold rises within a chunk. */
+#define YAMR__TOPK_CPU_WIDE_MAX (8 * YAMR__TOPK_CPU_CHUNK)
 #define YAMR__TOPK_CPU_WIDE_K 256
-#define YAMR__TOPK_CPU_WIDE_MAX YAMR__TOPK_CPU_CHUNK
 #define YAMR__TOPK_CPU_KEEP(k) (2 * (k) + 32)
 #define YAMR__TOPK_CPU_WIDE_RANK_MAX 256
 /* How far ahead (bytes) the rows' second passes prefetch. */
@@ -495,7 +503,7 @@ YAMR__CPU_INLINE size_t range_any(yamr_dtype t, int is_min, int nan_ignore, cons
 #define YAMR__TOPK_CPU_WIDE_WORDS (YAMR__TOPK_CPU_WIDE_K + YAMR__TOPK_CPU_WIDE_RANK_MAX + 8)
 #define YAMR__TOPK_CPU_WIDE_ENTRIES(k) \
     (YAMR__TOPK_CPU_WIDE_SLOTS(k) * 3 / 2 + 3 * YAMR__TOPK_CPU_WIDE_WORDS / 2 + \
-     (YAMR__TOPK_CPU_CHUNK + 16) / 4 + 1)
+     (YAMR__TOPK_CPU_CHUNK + 16 + YAMR__TOPK_CPU_CHUNK / 16 + 16) / 4 + 1)
 #define YAMR__TOPK_CPU_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,popcnt")))
 
 typedef struct {
@@ -505,6 +513,7 @@ typedef struct {
     uint64_t *word;  /* YAMR__TOPK_CPU_WIDE_WORDS */
     uint64_t *best;  /* YAMR__TOPK_CPU_WIDE_WORDS: the answer, best first */
     uint32_t *cache; /* YAMR__TOPK_CPU_CHUNK + 16: a chunk's keys, from the first pass */
+    uint32_t *group; /* YAMR__TOPK_CPU_CHUNK / 16 + 16: its groups' lane maxima */
 } wide_scratch;
 
 static wide_scratch wide_scratch_at(entry *buf, size_t k)
@@ -517,6 +526,7 @@ static wide_scratch wide_scratch_at(entry *buf, size_t k)
     s.word = (uint64_t *)(void *)(s.pos + slots + (slots & 1)); /* 8-byte aligned */
     s.best = s.word + YAMR__TOPK_CPU_WIDE_WORDS;
     s.cache = (uint32_t *)(void *)(s.best + 2 * YAMR__TOPK_CPU_WIDE_WORDS);
+    s.group = s.cache + YAMR__TOPK_CPU_CHUNK + 16;
     return s;
 }
 
@@ -542,12 +552,9 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __mmask16 lanes_left(size_t left)
     return left >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << left) - 1u);
 }
 
-/* A floor from the L = 16 LV lane maxima m (k <= L). Up to 2 vectors: the k-th largest of them,
- * the least lane maximum that fewer than k lanes exceed. More: the largest of the first
- * YAMR__TOPK_CPU_SAMPLE vectors' lanes that at least k lanes reach (k lanes' maxima are k
- * distinct elements at least that large), a rank count for a sample of the lanes only: a floor
- * a little below the k-th largest, for a fraction of the count. */
-#define YAMR__TOPK_CPU_SAMPLE 16
+/* The k-th largest of the L = 16 LV lane maxima m (k <= L): the least lane maximum that fewer
+ * than k lanes exceed (each lane's count of larger lanes, a compare and masked add per pair of
+ * a lane and a vector). */
 YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE uint32_t kth_lane_max(const __m512i *m, int lv,
                                                                    size_t k)
 {
@@ -559,18 +566,6 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE uint32_t kth_lane_max(const __m512
     }
     const __m512i one = _mm512_set1_epi32(1);
     const __m512i kv = _mm512_set1_epi32((int)k);
-    if (lv > YAMR__TOPK_CPU_SAMPLE) {
-        for (int i = 0; i < 16 * lv; ++i) {
-            const __m512i x = _mm512_set1_epi32((int)all[i]);
-            for (int v = 0; v < YAMR__TOPK_CPU_SAMPLE; ++v) /* lanes at least m's */
-                above[v] = _mm512_mask_add_epi32(above[v], _mm512_cmpge_epu32_mask(x, m[v]),
-                                                 above[v], one);
-        }
-        __m512i most = _mm512_setzero_si512();
-        for (int v = 0; v < YAMR__TOPK_CPU_SAMPLE; ++v)
-            most = _mm512_mask_max_epu32(most, _mm512_cmpge_epu32_mask(above[v], kv), most, m[v]);
-        return (uint32_t)_mm512_reduce_max_epu32(most);
-    }
     for (int i = 0; i < 16 * lv; ++i) {
         const __m512i x = _mm512_set1_epi32((int)all[i]);
         for (int v = 0; v < lv; ++v)
@@ -712,6 +707,8 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
     const __m512i flip = _mm512_set1_epi32(is_min ? -1 : 0);
     const __m512i nan_key = _mm512_set1_epi32(is_float && !nan_ignore ? -1 : 0);
     const size_t lanes = 16 * (size_t)lv;
+    /* a range of several chunks keeps its groups' maxima and skips groups below the floor */
+    const int grouped = end - begin > YAMR__TOPK_CPU_CHUNK;
     uint32_t *key = s->key, *pos = s->pos;
     uint32_t floor = is_float && nan_ignore ? 1u : 0u;
     size_t count = 0;
@@ -723,20 +720,51 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
         __m512i m[16];
         for (int v = 0; v < lv; ++v) m[v] = _mm512_setzero_si512();
         size_t i = c;
-        for (; stop - i >= lanes; i += lanes)
-            for (int v = 0; v < lv; ++v) {
+        if (!grouped) {
+            for (; stop - i >= lanes; i += lanes)
+                for (int v = 0; v < lv; ++v) {
+                    const __m512i k16 = keys32_avx512(
+                        t, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)v)), flip,
+                        nan_key);
+                    _mm512_storeu_si512((void *)(s->cache + (i - c) + 16 * (size_t)v), k16);
+                    m[v] = _mm512_max_epu32(m[v], k16);
+                }
+            for (int v = 0; v < lv && i + 16 * (size_t)v < stop; ++v) {
+                const size_t at = i + 16 * (size_t)v;
+                const __mmask16 in = lanes_left(stop - at);
                 const __m512i k16 = keys32_avx512(
-                    t, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)v)), flip, nan_key);
-                _mm512_storeu_si512((void *)(s->cache + (i - c) + 16 * (size_t)v), k16);
-                m[v] = _mm512_max_epu32(m[v], k16);
+                    t, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)), flip, nan_key);
+                _mm512_storeu_si512((void *)(s->cache + (at - c)), k16);
+                m[v] = _mm512_mask_max_epu32(m[v], in, m[v], k16);
             }
-        for (int v = 0; v < lv && i + 16 * (size_t)v < stop; ++v) {
-            const size_t at = i + 16 * (size_t)v;
-            const __mmask16 in = lanes_left(stop - at);
-            const __m512i k16 = keys32_avx512(
-                t, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)), flip, nan_key);
-            _mm512_storeu_si512((void *)(s->cache + (at - c)), k16);
-            m[v] = _mm512_mask_max_epu32(m[v], in, m[v], k16);
+        } else {
+            /* groups of YAMR__TOPK_CPU_GROUP elements (16 vectors, vector j to lane vector j % LV:
+             * LV divides 16), each group's max kept for the second pass */
+            for (; stop - i >= YAMR__TOPK_CPU_GROUP; i += YAMR__TOPK_CPU_GROUP) {
+                __m512i most = _mm512_setzero_si512();
+                _Pragma("GCC unroll 16")
+                for (int j = 0; j < 16; ++j) {
+                    const __m512i k16 = keys32_avx512(
+                        t, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)j)), flip,
+                        nan_key);
+                    _mm512_storeu_si512((void *)(s->cache + (i - c) + 16 * (size_t)j), k16);
+                    m[j % lv] = _mm512_max_epu32(m[j % lv], k16);
+                    most = _mm512_max_epu32(most, k16);
+                }
+                _mm512_storeu_si512((void *)(s->group + (i - c) / 16), most);
+            }
+            if (i < stop) { /* the last, partial group: every vector to lane vector 0 */
+                __m512i most = _mm512_setzero_si512();
+                for (size_t at = i; at < stop; at += 16) {
+                    const __mmask16 in = lanes_left(stop - at);
+                    const __m512i k16 = keys32_avx512(
+                        t, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)), flip, nan_key);
+                    _mm512_storeu_si512((void *)(s->cache + (at - c)), k16);
+                    most = _mm512_mask_max_epu32(most, in, most, k16);
+                }
+                m[0] = _mm512_max_epu32(m[0], most);
+                _mm512_storeu_si512((void *)(s->group + (i - c) / 16), most);
+            }
         }
         if (c == begin) {
             const uint32_t lane_floor = k <= lanes ? kth_lane_max(m, lv, k) : 0;
@@ -755,25 +783,61 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
         /* a one-chunk row of small k and few elements also gathers its first 16 candidates in
          * registers (best_few: no load waits on the compressed stores) */
         in_registers = lv == 1 && begin == c && stop == end && end - begin <= 256;
-        for (i = c; i < stop; i += 16) {
-            const __mmask16 in = lanes_left(stop - i);
-            const __m512i k16 = _mm512_loadu_si512((const void *)(s->cache + (i - c)));
-            const __mmask16 pass = _mm512_mask_cmpge_epu32_mask(in, k16, at_least);
-            const __m512i pass_keys = _mm512_maskz_compress_epi32(pass, k16);
-            const __m512i pass_at = _mm512_maskz_compress_epi32(pass, at);
-            _mm512_storeu_si512((void *)(key + count), pass_keys);
-            _mm512_storeu_si512((void *)(pos + count), pass_at);
-            const unsigned passed = (unsigned)__builtin_popcount(pass);
-            if (in_registers) { /* lanes [count, count + passed) of 16, from lane 0 of the new */
-                const __mmask16 place =
-                    count < 16 ? (__mmask16)(((1u << passed) - 1u) << count) : (__mmask16)0;
-                const __m512i from = _mm512_sub_epi32(iota, _mm512_set1_epi32((int)count));
-                few_keys = _mm512_mask_permutexvar_epi32(few_keys, place, from, pass_keys);
-                few_at = _mm512_mask_permutexvar_epi32(few_at, place, from, pass_at);
+        if (!grouped) {
+            for (i = c; i < stop; i += 16) {
+                const __mmask16 in = lanes_left(stop - i);
+                const __m512i k16 = _mm512_loadu_si512((const void *)(s->cache + (i - c)));
+                const __mmask16 pass = _mm512_mask_cmpge_epu32_mask(in, k16, at_least);
+                const __m512i pass_keys = _mm512_maskz_compress_epi32(pass, k16);
+                const __m512i pass_at = _mm512_maskz_compress_epi32(pass, at);
+                _mm512_storeu_si512((void *)(key + count), pass_keys);
+                _mm512_storeu_si512((void *)(pos + count), pass_at);
+                const unsigned passed = (unsigned)__builtin_popcount(pass);
+                if (in_registers) { /* lanes [count, count + passed), from the new's lane 0 */
+                    const __mmask16 place =
+                        count < 16 ? (__mmask16)(((1u << passed) - 1u) << count) : (__mmask16)0;
+                    const __m512i from = _mm512_sub_epi32(iota, _mm512_set1_epi32((int)count));
+                    few_keys = _mm512_mask_permutexvar_epi32(few_keys, place, from, pass_keys);
+                    few_at = _mm512_mask_permutexvar_epi32(few_at, place, from, pass_at);
+                }
+                count += passed;
+                at = _mm512_add_epi32(at, step);
+                _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
             }
-            count += passed;
-            at = _mm512_add_epi32(at, step);
-            _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
+        } else {
+            for (size_t g = c; g < stop; g += YAMR__TOPK_CPU_GROUP) {
+                const size_t group_stop =
+                    stop - g < YAMR__TOPK_CPU_GROUP ? stop : g + YAMR__TOPK_CPU_GROUP;
+                const __m512i most = _mm512_loadu_si512((const void *)(s->group + (g - c) / 16));
+                if (!_mm512_cmpge_epu32_mask(most, at_least)) { /* no candidate in the group */
+                    if (ahead)
+                        for (i = g; i < group_stop; i += 16)
+                            _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
+                    at = _mm512_add_epi32(at, _mm512_set1_epi32((int)YAMR__TOPK_CPU_GROUP));
+                    continue;
+                }
+                for (i = g; i < group_stop; i += 16) {
+                    const __mmask16 in = lanes_left(group_stop - i);
+                    const __m512i k16 = _mm512_loadu_si512((const void *)(s->cache + (i - c)));
+                    const __mmask16 pass = _mm512_mask_cmpge_epu32_mask(in, k16, at_least);
+                    const __m512i pass_keys = _mm512_maskz_compress_epi32(pass, k16);
+                    const __m512i pass_at = _mm512_maskz_compress_epi32(pass, at);
+                    _mm512_storeu_si512((void *)(key + count), pass_keys);
+                    _mm512_storeu_si512((void *)(pos + count), pass_at);
+                    const unsigned passed = (unsigned)__builtin_popcount(pass);
+                    if (in_registers) { /* lanes [count, count + passed), from the new's lane 0 */
+                        const __mmask16 place =
+                            count < 16 ? (__mmask16)(((1u << passed) - 1u) << count) : (__mmask16)0;
+                        const __m512i from = _mm512_sub_epi32(iota, _mm512_set1_epi32((int)count));
+                        few_keys = _mm512_mask_permutexvar_epi32(few_keys, place, from, pass_keys);
+                        few_at = _mm512_mask_permutexvar_epi32(few_at, place, from, pass_at);
+                    }
+                    count += passed;
+                    at = _mm512_add_epi32(at, step);
+                    if (ahead)
+                        _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
+                }
+            }
         }
         c = stop;
         if (count >= YAMR__TOPK_CPU_KEEP(k) && c < end) {
@@ -789,7 +853,8 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
 }
 
 /* Lane vectors for k: L = 16 LV >= 2k, at most 16 vectors. */
-#define YAMR__TOPK_CPU_WIDE_LV(k) ((k) <= 8 ? 1 : (k) <= 16 ? 2 : (k) <= 32 ? 4 : (k) <= 64 ? 8 : 16)
+#define YAMR__TOPK_CPU_WIDE_LV(k) \
+    ((k) <= 8 ? 1 : (k) <= 16 ? 2 : (k) <= 32 ? 4 : (k) <= 64 ? 8 : 16)
 
 /* Whether range32_wide takes this range. */
 static int takes_wide(yamr_dtype t, size_t begin, size_t end, size_t k)
@@ -813,8 +878,11 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE void rows32_wide(yamr_dtype t,
     for (size_t r = r0; r < r1; ++r) {
         const uint32_t *row = (const uint32_t *)c->in + r * c->ld;
         const size_t later = c->rows - r > ahead ? r + ahead : c->rows - 1;
-        const size_t n = range32_wide(t, !c->largest, c->nan_ignore, row, 0, c->cols, k, s, lv,
-                                      (const uint32_t *)c->in + later * c->ld);
+        /* a long row's own stream is the hardware prefetcher's */
+        const void *row_ahead =
+            c->cols <= YAMR__TOPK_CPU_CHUNK ? (const uint32_t *)c->in + later * c->ld : NULL;
+        const size_t n =
+            range32_wide(t, !c->largest, c->nan_ignore, row, 0, c->cols, k, s, lv, row_ahead);
         uint32_t *values = (uint32_t *)c->values + r * k;
         int64_t *indices = c->indices ? c->indices + r * k : NULL;
         for (size_t j = 0; j < n; ++j) {
@@ -837,6 +905,38 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE void rows32_wide(yamr_dtype t,
     case 8: rows32_wide(T, c, r0, r1, &s, 8); break;                                           \
     default: rows32_wide(T, c, r0, r1, &s, 16); break;                                         \
     }
+
+/* range_isa's form: the k best of [begin, end) as entries in buf[0, returned count), the
+ * scratch past k entries (buf holds k + YAMR__TOPK_CPU_WIDE_ENTRIES(k)). */
+#define YAMR__TOPK_CPU_WIDE_RANGE(T, LV)                                                       \
+    n = range32_wide(T, is_min, nan_ignore, row, begin, end, k, &s, LV, NULL)
+#define YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(T)                                                     \
+    switch (lv) {                                                                              \
+    case 1: YAMR__TOPK_CPU_WIDE_RANGE(T, 1); break;                                            \
+    case 2: YAMR__TOPK_CPU_WIDE_RANGE(T, 2); break;                                            \
+    case 4: YAMR__TOPK_CPU_WIDE_RANGE(T, 4); break;                                            \
+    case 8: YAMR__TOPK_CPU_WIDE_RANGE(T, 8); break;                                            \
+    default: YAMR__TOPK_CPU_WIDE_RANGE(T, 16); break;                                          \
+    }
+YAMR__TOPK_CPU_TARGET_AVX512 static size_t range_wide_avx512(yamr_dtype t, int is_min,
+                                                             int nan_ignore, const void *row,
+                                                             size_t begin, size_t end, size_t k,
+                                                             entry *buf)
+{
+    const wide_scratch s = wide_scratch_at(buf + k, k);
+    const int lv = YAMR__TOPK_CPU_WIDE_LV(k);
+    size_t n;
+    switch (t) {
+    case YAMR_DTYPE_F32: YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(YAMR_DTYPE_F32) break;
+    case YAMR_DTYPE_I32: YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(YAMR_DTYPE_I32) break;
+    default: YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(YAMR_DTYPE_U32) break;
+    }
+    for (size_t j = 0; j < n; ++j) {
+        buf[j].key = s.best[j] >> 32;
+        buf[j].pos = (uint32_t)~(uint32_t)s.best[j];
+    }
+    return n;
+}
 
 YAMR__TOPK_CPU_TARGET_AVX512 static void rows_wide_avx512(const yamr__topk_call *c, size_t r0,
                                                           size_t r1, entry *buf)
@@ -881,6 +981,8 @@ static size_t range_isa(yamr__cpu_isa isa, yamr_dtype t, int is_min, int nan_ign
                         size_t cap)
 {
 #if YAMR__CPU_HAVE_AVX512
+    if (isa == YAMR__CPU_ISA_AVX512 && takes_wide(t, begin, end, k))
+        return range_wide_avx512(t, is_min, nan_ignore, row, begin, end, k, buf);
     if (isa == YAMR__CPU_ISA_AVX512)
         return range_avx512(t, is_min, nan_ignore, row, begin, end, k, buf, cap);
 #endif
@@ -941,8 +1043,10 @@ yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c
     size_t cap = buffer_entries(range_len, k);
     int wide = 0; /* rows32_wide takes the rows */
 #if YAMR__CPU_HAVE_AVX512
-    wide = !split && cfg->isa == YAMR__CPU_ISA_AVX512 && takes_wide(c->dtype, 0, c->cols, k);
-    if (wide && cap < YAMR__TOPK_CPU_WIDE_ENTRIES(k)) cap = YAMR__TOPK_CPU_WIDE_ENTRIES(k);
+    wide = cfg->isa == YAMR__CPU_ISA_AVX512 && takes_wide(c->dtype, 0, c->cols, k);
+    /* a split's ranges take buf's first k entries for their answer (range_wide_avx512) */
+    if (wide && cap < k + YAMR__TOPK_CPU_WIDE_ENTRIES(k)) cap = k + YAMR__TOPK_CPU_WIDE_ENTRIES(k);
+    wide = wide && !split;
 #endif
     /* Every buffer before any work, so that a failed allocation writes nothing: one per thread,
      * and for a split the union of the ranges' lists. */
