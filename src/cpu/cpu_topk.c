@@ -981,7 +981,9 @@ static size_t range_isa(yamr__cpu_isa isa, yamr_dtype t, int is_min, int nan_ign
                         size_t cap)
 {
 #if YAMR__CPU_HAVE_AVX512
-    if (isa == YAMR__CPU_ISA_AVX512 && takes_wide(t, begin, end, k))
+    /* (the buffers were sized for it only where every range takes it) */
+    if (isa == YAMR__CPU_ISA_AVX512 && takes_wide(t, begin, end, k) &&
+        cap >= k + YAMR__TOPK_CPU_WIDE_ENTRIES(k))
         return range_wide_avx512(t, is_min, nan_ignore, row, begin, end, k, buf);
     if (isa == YAMR__CPU_ISA_AVX512)
         return range_avx512(t, is_min, nan_ignore, row, begin, end, k, buf, cap);
@@ -1043,7 +1045,8 @@ yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c
     size_t cap = buffer_entries(range_len, k);
     int wide = 0; /* rows32_wide takes the rows */
 #if YAMR__CPU_HAVE_AVX512
-    wide = cfg->isa == YAMR__CPU_ISA_AVX512 && takes_wide(c->dtype, 0, c->cols, k);
+    wide = cfg->isa == YAMR__CPU_ISA_AVX512 && takes_wide(c->dtype, 0, range_len, k) &&
+           c->cols < (size_t)0xffffffffu;
     /* a split's ranges take buf's first k entries for their answer (range_wide_avx512) */
     if (wide && cap < k + YAMR__TOPK_CPU_WIDE_ENTRIES(k)) cap = k + YAMR__TOPK_CPU_WIDE_ENTRIES(k);
     wide = wide && !split;
