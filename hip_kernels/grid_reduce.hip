@@ -4,6 +4,7 @@
  * instance of, with one block of a thread per element (block_reduce.hpp). */
 #include <type_traits>
 
+#include "completion.hpp"
 #include "gpu.h"
 
 /* Calls use(kernel, accumulator type tag) with Acc's split kernel instance of a grid-wide call
@@ -183,74 +184,20 @@ static bool launch_single_block(yamr__gpu *gpu, const yamr__gpu_call *call, int 
     return found;
 }
 
-/* Where slot k's answer goes: the caller's device memory (asynchronous calls), else the mapped
- * answer words. */
-static yamr__best_output slot_output(const yamr__gpu *gpu, const yamr__gpu_call *call, int k)
-{
-    if (call->value_out[0]) return {call->value_out[k], (long long *)call->index_out[k], NULL};
-    return {NULL, NULL, gpu->d_answer + k * YAMR__ANSWER_WORDS};
-}
-
+/* The output of Acc's write by the call's completion (completion.hpp). */
 template <yamr_dtype D, typename I>
 static yamr__best_output output_of(yamr__best_acc<D, I> *, const yamr__gpu *gpu,
-                                   const yamr__gpu_call *call)
+                                   const yamr__completion &done)
 {
-    return slot_output(gpu, call, 0);
+    return yamr__completion_output(gpu, done, 0);
 }
 
 template <yamr_dtype D, typename I>
 static typename yamr__minmax_acc<D, I>::output output_of(yamr__minmax_acc<D, I> *,
                                                          const yamr__gpu *gpu,
-                                                         const yamr__gpu_call *call)
+                                                         const yamr__completion &done)
 {
-    return {{slot_output(gpu, call, 0), slot_output(gpu, call, 1)}};
-}
-
-/* Polls of the answer between two looks at the stream (a few microseconds of polling). */
-#define YAMR__ANSWER_POLLS 4096
-
-/*
- * Waits until the call's kernel has stored its answer's words (yamr__store_answer) and takes
- * them into res. A kernel that fails never stores them: the
- * stream's state, asked every YAMR__ANSWER_POLLS polls, ends the wait with its error, or with an
- * error of its own if the stream ran dry with no answer.
- */
-static yamr_status wait_for_answer(const yamr__gpu *gpu, int slots, yamr__result *res,
-                                   char *err, size_t errlen)
-{
-    for (unsigned polls = 1;; ++polls) {
-        if (yamr__take_answers(gpu->h_answer, slots, res)) return YAMR_SUCCESS;
-        if (polls % YAMR__ANSWER_POLLS) continue;
-        const hipError_t e = hipStreamQuery(gpu->stream);
-        if (e == hipErrorNotReady) continue;
-        YAMR_HIP_TRY(e, err, errlen);
-        if (yamr__take_answers(gpu->h_answer, slots, res)) return YAMR_SUCCESS;
-        snprintf(err, errlen, "the grid-wide kernel ended without its answer");
-        return YAMR_ERROR_DEVICE;
-    }
-}
-
-/* A single-block call's results: copied on the stream to the caller's device memory
- * (asynchronous calls), else read from the mapped result slots once the stream is done. */
-static yamr_status finish_single_block(yamr__gpu *gpu, const yamr__gpu_call *call, int slots,
-                                       yamr__result *res, char *err, size_t errlen)
-{
-    if (call->value_out[0]) {
-        const size_t esize = yamr_dtype_size(call->dtype);
-        for (int k = 0; k < slots; ++k) {
-            YAMR_HIP_TRY(hipMemcpyAsync(call->value_out[k], &gpu->d_result[k].value_bits, esize,
-                                        hipMemcpyDefault, gpu->stream),
-                         err, errlen);
-            if (call->index_out[k])
-                YAMR_HIP_TRY(hipMemcpyAsync(call->index_out[k], &gpu->d_result[k].index,
-                                            sizeof(int64_t), hipMemcpyDefault, gpu->stream),
-                             err, errlen);
-        }
-        return YAMR_SUCCESS;
-    }
-    YAMR_HIP_TRY(hipStreamSynchronize(gpu->stream), err, errlen);
-    for (int k = 0; k < slots; ++k) res[k] = gpu->h_result[k];
-    return YAMR_SUCCESS;
+    return {{yamr__completion_output(gpu, done, 0), yamr__completion_output(gpu, done, 1)}};
 }
 
 extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *call,
@@ -260,16 +207,16 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
     YAMR_HIP_TRY(on_device.status(), err, errlen);
     const int slots = call->minmax ? 2 : 1;
     const yamr_plan *plan = call->plan;
+    /* asynchronous calls name their outputs in device memory */
+    const yamr__completion done =
+        yamr__completion_of(plan, !call->value_out[0], slots, call->value_out, call->index_out,
+                            yamr_dtype_size(call->dtype));
     if (plan->kernel == YAMR_KERNEL_SINGLE_BLOCK) {
         if (!launch_single_block(gpu, call, slots)) return YAMR_ERROR_UNSUPPORTED;
-        YAMR_HIP_TRY(hipGetLastError(), err, errlen);
-        return finish_single_block(gpu, call, slots, res, err, errlen);
+        return yamr__complete(gpu, done, res, err, errlen);
     }
     const yamr__batch_args args = yamr__args_of(gpu, plan, call->is_min, call->nan_ignore);
-    /* synchronous: no word of this call's slots holds the mark until its kernel stores it
-     * (the last call's kernel stored all of its words before that call returned) */
-    if (!call->value_out[0])
-        memset(gpu->h_answer, 0, (size_t)slots * YAMR__ANSWER_WORDS * sizeof *gpu->h_answer);
+    yamr__completion_begin(gpu, done);
     const long long n = (long long)call->n;
     const yamr__matrix_layout one_row = {n, n};
     if (!with_grid_kernel((int)YAMR__PLAN_POLICY(plan), call->dtype, plan->variant, slots,
@@ -279,11 +226,8 @@ extern "C" yamr_status yamr__gpu_reduce(yamr__gpu *gpu, const yamr__gpu_call *ca
             typedef typename std::remove_pointer<decltype(acc)>::type Acc;
             kernel<<<plan->grid_blocks, plan->block_threads, 0, gpu->stream>>>(
                 (const typename Acc::storage *)call->in, one_row, args,
-                output_of(acc, gpu, call));
+                output_of(acc, gpu, done));
         }))
         return YAMR_ERROR_UNSUPPORTED;
-    YAMR_HIP_TRY(hipGetLastError(), err, errlen);
-    if (call->value_out[0]) return YAMR_SUCCESS; /* asynchronous: the results stay on the device */
-    /* the kernel writes the answer's words, with their mark, to mapped host memory */
-    return wait_for_answer(gpu, slots, res, err, errlen);
+    return yamr__complete(gpu, done, res, err, errlen);
 }

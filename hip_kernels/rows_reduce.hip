@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The batched launchers: rows, segments and softmax statistics, as the plan says (src/plan.c). */
+#include "completion.hpp"
 #include "gpu.h"
 #include "rows_reduce.hpp"
 
@@ -114,12 +115,12 @@ static yamr__batch_args args_of(const yamr__gpu *gpu, const yamr__gpu_batch *c)
     return yamr__args_of(gpu, c->plan, c->is_min, c->nan_ignore);
 }
 
-/* After the launch: the launch's error and, for synchronous calls, the stream's. */
+/* After the launch: the launch's error and the row's completion (STREAM: for synchronous calls,
+ * the stream's). */
 static yamr_status finish(yamr__gpu *gpu, const yamr__gpu_batch *c, char *err, size_t errlen)
 {
-    YAMR_HIP_TRY(hipGetLastError(), err, errlen);
-    if (c->synchronous) YAMR_HIP_TRY(hipStreamSynchronize(gpu->stream), err, errlen);
-    return YAMR_SUCCESS;
+    return yamr__complete(gpu, yamr__completion_of(c->plan, c->synchronous != 0, 1), NULL, err,
+                          errlen);
 }
 
 extern "C" yamr_status yamr__gpu_rows(yamr__gpu *gpu, const yamr__gpu_batch *c, char *err,

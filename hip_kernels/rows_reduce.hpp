@@ -2,9 +2,11 @@
 /*
  * Batched reductions: one answer per row of a matrix or per segment of an array. The kernels for
  * many rows are here; the split kernel for few long rows is split_reduce.hpp (the host plans one
- * per call: src/plan.c). The layers are in their own files: batch_layout.hpp (arguments,
- * layouts), tile_scan.hpp (the scans), acc_best.hpp and acc_softmax.hpp (the accumulators),
- * block_merge.hpp (the block layer; the batched kernels merge by warp_shuffle).
+ * per call: src/plan.c). Each kernel is a shell over the agent (agent_reduce.hpp: identity, one
+ * consume of a range by a team, the team's merge, the write); the layers are in their own
+ * files: batch_layout.hpp (arguments, layouts), tile_scan.hpp (the tiles), acc_best.hpp and
+ * acc_softmax.hpp (the accumulators), block_merge.hpp (the block layer; the batched kernels
+ * merge by warp_shuffle).
  *
  *  - warp per row: yamr_rows_lanes_kernel for a matrix, a group of lanes (or the warp) per
  *    row; rows are short, so a block holds many and shuffles finish each one with no barrier.
@@ -26,6 +28,7 @@
 
 #include "acc_best.hpp"
 #include "acc_softmax.hpp"
+#include "agent_reduce.hpp"
 #include "batch_layout.hpp"
 #include "block_merge.hpp"
 #include "split_reduce.hpp"
@@ -55,12 +58,11 @@ yamr_rows_lanes_kernel(const typename Acc::storage *__restrict__ in, long long r
     for (long long first = (long long)blockIdx.x * per_block; first < rows;
          first += (long long)gridDim.x * per_block) {
         const long long r = first + slot;
+        const yamr__lanes_team<WarpSize, Lanes, Count> team(lane);
         Narrow acc = Narrow::identity(args);
-        if (r < rows)
-            yamr__rows_scan_short_any<Count, Lanes>(in + r * layout.ld, n, lane, args.vectorize,
-                                                   acc);
-        acc.template warp_merge<WarpSize, Lanes>();
-        if (r < rows && lane == 0) acc.write(r, out);
+        if (r < rows) yamr__consume(team, in + r * layout.ld, n, args.vectorize, acc);
+        team.merge(acc);
+        if (r < rows && team.leader()) acc.write(r, out);
     }
 }
 
@@ -87,7 +89,6 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
                      yamr__segment_layout layout, yamr__batch_args args,
                      typename Acc::output out)
 {
-    typedef typename Acc::storage Storage;
     typedef typename Acc::template with_index<int> Narrow; /* teams 1 and 2: short segments */
     if (!yamr__warp_width_matches<WarpSize>()) return;
     static_assert(GroupElements % GroupLanes == 0, "whole elements a lane");
@@ -112,12 +113,11 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
         if (r < segments) my_team = n <= group_max ? 1 : (n > warp_max ? 3 : 2);
 
         /* team 1: every lane runs the group merge, since shuffles need the whole warp */
+        const yamr__lanes_team<WarpSize, glanes, gcount> group(group_lane);
         Narrow acc = Narrow::identity(args);
-        if (my_team == 1)
-            yamr__rows_scan_short_any<gcount, glanes>(in + begin, (int)n, group_lane,
-                                                     args.vectorize, acc);
-        acc.template warp_merge<WarpSize, glanes>();
-        if (my_team == 1 && group_lane == 0) acc.write(r, out);
+        if (my_team == 1) yamr__consume(group, in + begin, n, args.vectorize, acc);
+        group.merge(acc);
+        if (my_team == 1 && group.leader()) acc.write(r, out);
 
         /* team 2: the warp, over its groups' segments that need it, lowest group first */
         for (yamr__lane_mask want = yamr__ballot<WarpSize>(group_lane == 0 && my_team == 2); want;
@@ -126,11 +126,11 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
             const long long wr = first + s;
             long long wbegin, wn;
             layout.extent(wr, wbegin, wn);
+            const yamr__lanes_team<WarpSize, WarpSize, warp_count> whole_warp(lane);
             Narrow w = Narrow::identity(args);
-            yamr__rows_scan_short_any<warp_count, WarpSize>(in + wbegin, (int)wn, lane,
-                                                           args.vectorize, w);
-            w.template warp_merge<WarpSize, WarpSize>();
-            if (lane == 0) w.write(wr, out);
+            yamr__consume(whole_warp, in + wbegin, wn, args.vectorize, w);
+            whole_warp.merge(w);
+            if (whole_warp.leader()) w.write(wr, out);
         }
 
         /* team 3: the block, over every long segment of the round; the barrier completes
@@ -142,11 +142,11 @@ yamr_segments_kernel(const typename Acc::storage *__restrict__ in, long long seg
                 const long long br = first + s;
                 long long bbegin, bn;
                 layout.extent(br, bbegin, bn);
+                const yamr__blocks_team<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, Unroll> block;
                 Acc b = Acc::identity(args);
-                yamr__rows_scan<Storage, Unroll>(
-                    in + bbegin, bn, 0, threadIdx.x, YAMR__BLOCK_THREADS, args.vectorize, b);
-                yamr__block_merge<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, YAMR__BLOCK_THREADS>(b);
-                if (threadIdx.x == 0) b.write(br, out);
+                yamr__consume(block, in + bbegin, bn, args.vectorize, b);
+                block.merge(b);
+                if (block.leader()) b.write(br, out);
             }
             __syncthreads(); /* block_team is read by all before the next round writes it */
         }
@@ -164,12 +164,11 @@ yamr_rows_block_kernel(const typename Acc::storage *__restrict__ in, long long r
 {
     if (!yamr__warp_width_matches<WarpSize>()) return;
     for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
+        const yamr__blocks_team<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, Unroll> team;
         Acc acc = Acc::identity(args);
-        yamr__rows_scan<typename Acc::storage, Unroll>(
-            in + r * layout.ld, layout.cols, 0, threadIdx.x, YAMR__BLOCK_THREADS, args.vectorize,
-            acc);
-        yamr__block_merge<YAMR_VARIANT_WARP_SHUFFLE, WarpSize, YAMR__BLOCK_THREADS>(acc);
-        if (threadIdx.x == 0) acc.write(r, out);
+        yamr__consume(team, in + r * layout.ld, layout.cols, args.vectorize, acc);
+        team.merge(acc);
+        if (team.leader()) acc.write(r, out);
     }
 }
 

@@ -3,12 +3,12 @@
  * The split kernel: several blocks per row (or segment), for few long rows. A grid-wide reduction
  * is this kernel over one row.
  *
- * The blocks_per_row blocks of a row scan it as one team (tile_scan.hpp: lane l of the team
- * takes vectors l, l + lanes, ..., so that at each step the team reads adjacent vectors, the
- * whole row in order), and the variant's block algorithm merges each block's threads. With one
- * block per row that is the answer; with more, each block leaves its accumulator in the
- * context's workspace, and the row's last block to finish (a per-row counter it resets for the
- * next launch) merges the row's partials and writes the answer. No step depends on which block
+ * The blocks_per_row blocks of a row scan it as one team (agent_reduce.hpp, yamr__blocks_team:
+ * lane l of the team takes vectors l, l + lanes, ..., so that at each step the team reads
+ * adjacent vectors, the whole row in order), and the variant's block algorithm merges each
+ * block's threads. With one block per row that is the answer; with more, each block leaves its
+ * accumulator in the context's workspace, and the row's last block to finish (a per-row counter
+ * it resets for the next launch) merges the row's partials and writes the answer. No step depends on which block
  * runs when, so results are identical from run to run.
  *
  * No fence: a partial travels as 32-bit words, each in a 64-bit slot whose high half is 0 once
@@ -23,9 +23,9 @@
 
 #include "acc_best.hpp"
 #include "acc_softmax.hpp"
+#include "agent_reduce.hpp"
 #include "batch_layout.hpp"
 #include "block_merge.hpp"
-#include "tile_scan.hpp"
 
 /* A partial's 32-bit words, each in a 64-bit slot of the workspace. */
 template <typename T>
@@ -129,17 +129,20 @@ yamr_split_kernel(const typename Acc::storage *__restrict__ in, Layout layout,
     const int part = !Split ? 0 : one_row ? (int)blockIdx.x : (int)(blockIdx.x % parts);
     long long begin, n;
     layout.extent(r, begin, n);
-    /* the row's blocks scan it as one team of lanes: block `part` holds lanes part * blockDim.x
-     * on, so that at each step the row's blocks read adjacent vectors */
+    /* the row's blocks scan it as one team of lanes (agent_reduce.hpp); Tree: this kernel waits
+     * on each thread's chain more than it needs registers */
     Acc acc = Acc::identity(args);
-    yamr__rows_scan<typename Acc::storage, Unroll, Acc::pads_with_repeats, true>(in + begin, n, 0,
-                                                   part * YAMR__BLOCK_THREADS + (int)threadIdx.x,
-                                                   parts * YAMR__BLOCK_THREADS, args.vectorize,
-                                                   acc);
-    yamr__block_merge<Variant, WarpSize, YAMR__BLOCK_THREADS>(acc);
+    const typename Acc::storage *row = in + begin;
+    const yamr__blocks_team<Variant, WarpSize, Unroll, Acc::pads_with_repeats, true> team(part,
+                                                                                         parts);
+    yamr__consume(team, row, n, args.vectorize, acc);
+    team.merge(acc);
+    /* a team of several blocks merges in two steps: each block, then the row's last block
+     * merges the blocks' partials */
     if constexpr (Split)
         if (parts > 1 && !yamr__last_block_merge<WarpSize>(acc, args.ws, r, parts, part))
             return;
+    /* team.leader(), spelled out: called here, nvcc laid out the last-block path otherwise */
     if (threadIdx.x == 0) acc.write(r, out);
 }
 

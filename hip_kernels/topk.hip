@@ -34,29 +34,31 @@ static yamr_status topk_row_words(yamr__gpu *gpu, size_t rows, char *err, size_t
     return YAMR_SUCCESS;
 }
 
-/* The select kernel with `slots` (a power of two, at most yamr__topk_select_slots()). */
-template <yamr_dtype Dtype, typename R, int W, int Q = yamr__topk_select_slots()>
+/* The select kernel with `slots` (a power of two, at most yamr__topk_select_slots()). Wide ranks
+ * of narrow keys (rows of 2^32 - 1 elements or more) come only with the most slots
+ * (src/topk_shape.c). */
+template <int Bytes, bool Float, typename R, int W, int Q = yamr__topk_select_slots()>
 static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream,
-                          const typename yamr__dtype_traits<Dtype>::storage *in,
+                          const typename yamr__topk_width<Bytes>::storage *in,
                           const yamr__topk_args &a,
-                          typename yamr__dtype_traits<Dtype>::storage *values, long long *indices,
-                          typename yamr__dtype_traits<Dtype>::storage empty)
+                          typename yamr__topk_width<Bytes>::storage *values, long long *indices,
+                          typename yamr__topk_width<Bytes>::storage empty)
 {
-    if constexpr (Q > 1) {
+    if constexpr (Q > 1 && yamr__topk_slots_held<Bytes, R>(Q / 2)) {
         if (slots < (unsigned)Q) {
-            launch_select<Dtype, R, W, Q / 2>(p, slots, stream, in, a, values, indices, empty);
+            launch_select<Bytes, Float, R, W, Q / 2>(p, slots, stream, in, a, values, indices, empty);
             return;
         }
     }
-    yamr_topk_select_kernel<Dtype, R, W, Q>
-        <<<p->grid_blocks, YAMR__TOPK_THREADS, yamr__topk_select_smem<Dtype, W, Q, R>(), stream>>>(
+    yamr_topk_select_kernel<Bytes, Float, R, W, Q>
+        <<<p->grid_blocks, YAMR__TOPK_THREADS, yamr__topk_select_smem<Bytes, W, Q, R>(), stream>>>(
             in, a, values, indices, empty);
 }
 
-template <yamr_dtype Dtype, typename R>
+template <int Bytes, bool Float, typename R>
 static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
 {
-    typedef typename yamr__dtype_traits<Dtype>::storage storage;
+    typedef typename yamr__topk_width<Bytes>::storage storage;
     const yamr_plan *p = c->plan;
     const unsigned slots = YAMR__PLAN_TOPK_SLOTS(p);
     const size_t list_max = slots ? c->k : (size_t)R::list_max;
@@ -81,6 +83,7 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
     a.bounds = rounds > 1 ? (char *)gpu->topk_workspace + partial_bytes : NULL;
     a.warp_per_row = p->kernel == YAMR_KERNEL_LANES_PER_ROW;
     a.row_words = slots && bpr > 1 ? gpu->topk_row_words : NULL;
+    a.key = yamr__topk_key_rule_of(c->dtype);
     const storage empty = (storage)yamr__empty_value_bits(c->dtype);
     const storage *in = (const storage *)c->in;
     storage *values = (storage *)c->values;
@@ -97,13 +100,13 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
             const size_t smem =
                 ((size_t)a.list_size + yamr__topk_buffer<yamr__topk_block_team>()) * sizeof(R);
             if (slots)
-                launch_select<Dtype, R, W>(p, slots, gpu->stream, in, a, values, indices, empty);
+                launch_select<Bytes, Float, R, W>(p, slots, gpu->stream, in, a, values, indices, empty);
             else
-                yamr_topk_kernel<Dtype, R, W>
+                yamr_topk_kernel<Bytes, Float, R, W>
                     <<<p->grid_blocks, YAMR__TOPK_THREADS, smem, gpu->stream>>>(in, a, values,
                                                                               indices, empty);
             if (bpr > 1)
-                yamr_topk_merge_kernel<Dtype, R, W>
+                yamr_topk_merge_kernel<Bytes, R, W>
                     <<<merge_grid, YAMR__TOPK_THREADS, smem, gpu->stream>>>(in, a, values,
                                                                           indices, empty);
         });
@@ -113,14 +116,16 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
     return YAMR_SUCCESS;
 }
 
-/* 32-bit keys take one-word ranks while every column fits below 2^32 - 1. */
-template <yamr_dtype Dtype>
-static yamr_status launch_dtype(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
+/* One instance per class of element (topk.hpp's key rules); one-word ranks where the plan's
+ * index width is 32 bits (32-bit keys, every column below 2^32 - 1). */
+template <int Bytes, bool Float>
+static yamr_status launch_class(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
 {
-    if constexpr (sizeof(typename yamr__dtype_traits<Dtype>::key) == 4) {
-        if (c->cols < 0xffffffffull) return launch_topk<Dtype, yamr__rank32>(gpu, c, err, errlen);
+    if constexpr (Bytes <= 4) {
+        if (c->plan->index_bits == 32)
+            return launch_topk<Bytes, Float, yamr__rank32>(gpu, c, err, errlen);
     }
-    return launch_topk<Dtype, yamr__rank64>(gpu, c, err, errlen);
+    return launch_topk<Bytes, Float, yamr__rank64>(gpu, c, err, errlen);
 }
 
 extern "C" yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *err,
@@ -128,9 +133,14 @@ extern "C" yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *c, 
 {
     const yamr__device_scope on_device(gpu->device);
     YAMR_HIP_TRY(on_device.status(), err, errlen);
-    yamr_status s = YAMR_ERROR_UNSUPPORTED;
-#define YAMR_LAUNCH_TOPK(D) s = launch_dtype<D>(gpu, c, err, errlen)
-    YAMR_DISPATCH_DTYPE(c->dtype, YAMR_LAUNCH_TOPK)
-#undef YAMR_LAUNCH_TOPK
-    return s;
+    switch (c->dtype) {
+    case YAMR_DTYPE_F16:
+    case YAMR_DTYPE_BF16: return launch_class<2, true>(gpu, c, err, errlen);
+    case YAMR_DTYPE_F32: return launch_class<4, true>(gpu, c, err, errlen);
+    case YAMR_DTYPE_I32:
+    case YAMR_DTYPE_U32: return launch_class<4, false>(gpu, c, err, errlen);
+    case YAMR_DTYPE_F64: return launch_class<8, true>(gpu, c, err, errlen);
+    case YAMR_DTYPE_I64: return launch_class<8, false>(gpu, c, err, errlen);
+    }
+    return YAMR_ERROR_UNSUPPORTED;
 }

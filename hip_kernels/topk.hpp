@@ -437,6 +437,15 @@ __device__ inline unsigned long long yamr__rank_key(yamr__rank64 r) { return r.k
  * list of yamr_topk_kernel takes 124 us (the sorts of 8 slots per lane cost more than the read). */
 __host__ __device__ constexpr int yamr__topk_select_slots() { return 4; }
 
+/* Whether the library holds the select kernel of Q slots for a width and rank: every Q, except
+ * that wide ranks of narrow keys (rows of 2^32 - 1 elements or more, memory-bound) come only
+ * with the most slots (src/topk_shape.c plans so), which saves instances. */
+template <int Bytes, typename R>
+__host__ __device__ constexpr bool yamr__topk_slots_held(int q)
+{
+    return q == yamr__topk_select_slots() || Bytes == 8 || sizeof(R) == 8;
+}
+
 /* A bitonic sequence of the warp's Q * WarpSize ranks, sorted largest first. */
 template <int WarpSize, int Q, typename R>
 __device__ inline void yamr__reg_clean(R (&v)[Q])
@@ -588,34 +597,41 @@ __device__ inline Storage yamr__vector_element(const uint4 &raw, int c)
 /*
  * The select scan: the elements [0, n) of `src` into a warp's select; thread `tid` of `lanes`
  * (a multiple of the warp) reads 16-byte vectors tid, tid + lanes, ... between the row's first
- * and last 16-byte boundaries, Unroll at a time, and the few elements before and after them one
- * each. A thread's key compare is the whole work for a load with no candidate in its warp.
+ * and last 16-byte boundaries, Unroll at a time, and the few elements before and after them
+ * (fewer than a vector each, so all of them fit the empty buffer of the first warp) one each,
+ * first. A thread's key compare is the whole work for a load with no candidate in its warp.
+ * The seed's groups hold every element where `seed_all` (a warp per row), else the first loads.
+ * The flush is written out three times, and the sorts once each, since every copy of their
+ * unrolled networks costs the compiler time: with a copy at each of its five call sites, sm_75's
+ * ptxas took over 13 CPU minutes on this file.
  */
-template <int WarpSize, int Q, int Unroll, bool SeedAll, typename R, typename Source>
+template <int WarpSize, int Q, int Unroll, typename R, typename Source>
 __device__ inline void
 yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel, long long n,
-                  const Source &src, int tid, int lanes)
+                  const Source &src, int tid, int lanes, bool seed_all)
 {
     typedef typename Source::item S;
-    typedef typename Source::traits::key Key;
+    typedef typename Source::key_type Key;
     constexpr int per_vec = 16 / sizeof(S), group = yamr__select_group<S>();
-    constexpr int seed_groups = SeedAll ? 2 * Q : Q;
+    constexpr int seed_groups = 2 * Q, groups = Unroll * per_vec / group;
     static_assert(Unroll * per_vec <= 32, "a lane's hits are one word");
+    static_assert(group == per_vec || 2 * group == per_vec, "a group is a vector or half");
     const int lane = threadIdx.x % WarpSize;
     const S *p = src.row;
     const int misaligned = (int)(((uintptr_t)p / sizeof(S)) % per_vec);
     long long head = misaligned ? per_vec - misaligned : 0;
     if (head > n) head = n;
-    { /* the buffer is empty: room for a warp's width */
-        R r = yamr__rank_bottom<R>();
-        sel.append(tid < head && src.rank(p[tid], tid, r), r);
-    }
     const long long vectors = (n - head) / per_vec;
+    const long long tail = head + vectors * per_vec;
+    { /* the buffer is empty: room for a warp's width */
+        const long long t = tid < head ? tid : tail + tid - head;
+        R r = yamr__rank_bottom<R>();
+        sel.append(t < n && src.rank(p[t], t, r), r);
+    }
     const uint4 *vec = (const uint4 *)(p + head);
     Key group_max[seed_groups];
 #pragma unroll
     for (int j = 0; j < seed_groups; ++j) group_max[j] = 0;
-    /* the seed's groups: of every element (SeedAll), or of the first loads */
     for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
 #pragma unroll
         for (int u = 0; u < Unroll; ++u) {
@@ -629,7 +645,7 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
                 g = key > g ? key : g;
             }
         }
-        if (!SeedAll) break;
+        if (!seed_all) break;
     }
     sel.seed(group_max);
     for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
@@ -652,7 +668,6 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
             }
         }
         if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, hits != 0)) continue;
-        /* Every hit at once where the buffer takes them: each lane's at its offset. */
         const int mine = __popc(hits);
         int below = mine; /* inclusive prefix sum over the lanes */
 #pragma unroll
@@ -661,59 +676,97 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
             if (lane >= d) below += o;
         }
         const int total = yamr__shfl<WarpSize>(below, WarpSize - 1);
-        if (sel.count + total > sel.buffer) sel.flush();
-        if (total <= sel.buffer - sel.list) {
-            int at = sel.count + below - mine;
-#pragma unroll
-            for (int u = 0; u < Unroll; ++u) {
-                const long long first = head + (b0 + (long long)u * lanes + tid) * per_vec;
-#pragma unroll
-                for (int c = 0; c < per_vec; ++c) {
-                    if (!((hits >> (u * per_vec + c)) & 1u)) continue;
-                    R r;
-                    src.rank(yamr__vector_element<S>(raw[u], c), first + c, r);
-                    sel.buf[at++] = r;
-                }
-            }
-            sel.count += total;
-            if (sel.count > sel.list) sel.flush();
-            continue;
-        }
-        /* Too many for the buffer (a weak threshold: ordered or equal data): one vector at a
-         * time, checked against the threshold as it rises (a loop: flush is written out once). */
+        /* Step -1: every hit at once where the buffer takes them, each lane's at its offset.
+         * Else (a weak threshold: ordered or equal data) steps 0, 1, ...: a group of a vector
+         * at a time, checked against the threshold as it rises. */
 #pragma unroll 1
-        for (int u = 0; u < Unroll; ++u) {
-            const unsigned mine_u = (hits >> (u * per_vec)) & ((1u << per_vec) - 1u);
-            if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, mine_u != 0)) continue;
+        for (int step = total <= sel.buffer - sel.list ? -1 : 0; step < groups; ++step) {
+            if (step < 0 ? sel.count + total > sel.buffer : sel.count > sel.list) sel.flush();
+            if (step < 0) {
+                int at = sel.count + below - mine;
+#pragma unroll
+                for (int u = 0; u < Unroll; ++u) {
+                    const long long first = head + (b0 + (long long)u * lanes + tid) * per_vec;
+#pragma unroll
+                    for (int c = 0; c < per_vec; ++c) {
+                        if (!((hits >> (u * per_vec + c)) & 1u)) continue;
+                        R r;
+                        src.rank(yamr__vector_element<S>(raw[u], c), first + c, r);
+                        sel.buf[at++] = r;
+                    }
+                }
+                sel.count += total;
+                if (sel.count > sel.list) sel.flush(); /* early: the threshold rises sooner */
+                break;
+            }
+            const int u = step * group / per_vec, c0 = step * group % per_vec;
             uint4 x = raw[0];
 #pragma unroll
             for (int j = 1; j < Unroll; ++j)
                 if (u == j) x = raw[j];
-            const long long first = head + (b0 + (long long)u * lanes + tid) * per_vec;
+            if (c0 != 0) { /* the group's elements first (a group is half a vector, or all) */
+                x.x = x.z;
+                x.y = x.w;
+            }
+            const long long first = head + (b0 + (long long)u * lanes + tid) * per_vec + c0;
 #pragma unroll
-            for (int c0 = 0; c0 < per_vec; c0 += group) {
-                sel.room();
-#pragma unroll
-                for (int c = c0; c < c0 + group; ++c) {
-                    R r = yamr__rank_bottom<R>();
-                    sel.append(((mine_u >> c) & 1u) &&
-                                   src.rank(yamr__vector_element<S>(x, c), first + c, r) &&
-                                   !yamr__rank_gt(sel.threshold, r),
-                               r);
-                }
+            for (int c = 0; c < group; ++c) {
+                R r = yamr__rank_bottom<R>();
+                sel.append(((hits >> (step * group + c)) & 1u) &&
+                               src.rank(yamr__vector_element<S>(x, c), first + c, r) &&
+                               !yamr__rank_gt(sel.threshold, r),
+                           r);
             }
         }
-    }
-    sel.room();
-    { /* room: at most `list` before, so a warp's width fits */
-        const long long t = head + vectors * per_vec + tid;
-        R r = yamr__rank_bottom<R>();
-        sel.append(t < n && src.rank(p[t], t, r) && !yamr__rank_gt(sel.threshold, r), r);
     }
     if (sel.count > 0) sel.flush();
 }
 
 /* ---- Kernels ---- */
+
+/*
+ * Top-k keys: one kernel instance per class of element, not per dtype. The classes: 2-byte
+ * floats (f16, bf16: the 16-bit order of yamr_keys.h, the infinity's bits as data), 4- and 8-byte
+ * floats (the device keys of dtype_traits.hpp), 4- and 8-byte integers (signed or not: the sign
+ * mask as data). Keys order elements as yamr_keys.h does, so the tests' host reference checks
+ * them.
+ */
+struct yamr__topk_key_rule {
+    unsigned long long sign_mask, inf;
+};
+
+/* The rule of a dtype (host). */
+inline yamr__topk_key_rule yamr__topk_key_rule_of(yamr_dtype t)
+{
+    yamr__topk_key_rule k = {0, 0};
+    switch (t) {
+    case YAMR_DTYPE_F16: k.inf = YAMR_F16_INF; break;
+    case YAMR_DTYPE_BF16: k.inf = YAMR_BF16_INF; break;
+    case YAMR_DTYPE_I32: k.sign_mask = 0x80000000ull; break;
+    case YAMR_DTYPE_I64: k.sign_mask = 0x8000000000000000ull; break;
+    default: break;
+    }
+    return k;
+}
+
+/* The storage of a width, and its key: 32 bits up to 4 bytes, else 64. */
+template <int Bytes>
+struct yamr__topk_width;
+template <>
+struct yamr__topk_width<2> {
+    typedef uint16_t storage;
+    typedef uint32_t key;
+};
+template <>
+struct yamr__topk_width<4> {
+    typedef uint32_t storage;
+    typedef uint32_t key;
+};
+template <>
+struct yamr__topk_width<8> {
+    typedef uint64_t storage;
+    typedef unsigned long long key;
+};
 
 /* What every top-k kernel is told. */
 struct yamr__topk_args {
@@ -729,17 +782,18 @@ struct yamr__topk_args {
     int write_bounds;    /* a later round follows: keep this round's last rank */
     int warp_per_row;    /* select kernel: a warp per row */
     void *row_words;     /* select kernel, blocks_per_row > 1: rows words, 0 between calls */
+    yamr__topk_key_rule key; /* the dtype's key */
 };
 
 /* The answer of one row from its team's sorted list: values from the input at each rank's
  * column (the empty value where no element), indices (may be NULL). */
-template <typename Team, yamr_dtype Dtype, typename R>
+template <typename Team, int Bytes, typename R>
 __device__ inline void yamr__topk_write(const yamr__topk_state<R> &st, const yamr__topk_args &a,
                                         long long row,
-                                        const typename yamr__dtype_traits<Dtype>::storage *in_row,
-                                        typename yamr__dtype_traits<Dtype>::storage *values,
+                                        const typename yamr__topk_width<Bytes>::storage *in_row,
+                                        typename yamr__topk_width<Bytes>::storage *values,
                                         long long *indices,
-                                        typename yamr__dtype_traits<Dtype>::storage empty)
+                                        typename yamr__topk_width<Bytes>::storage empty)
 {
     const long long out = row * a.out_k + a.out_first;
     for (int j = Team::rank(); j < a.k; j += Team::size) {
@@ -751,12 +805,12 @@ __device__ inline void yamr__topk_write(const yamr__topk_state<R> &st, const yam
 }
 
 /* The answer of one row from a warp's register list (as yamr__topk_write). */
-template <int WarpSize, int N, yamr_dtype Dtype, typename R>
+template <int WarpSize, int N, int Bytes, typename R>
 __device__ inline void yamr__reg_write(const R (&v)[N], const yamr__topk_args &a, long long row,
-                                       const typename yamr__dtype_traits<Dtype>::storage *in_row,
-                                       typename yamr__dtype_traits<Dtype>::storage *values,
+                                       const typename yamr__topk_width<Bytes>::storage *in_row,
+                                       typename yamr__topk_width<Bytes>::storage *values,
                                        long long *indices,
-                                       typename yamr__dtype_traits<Dtype>::storage empty)
+                                       typename yamr__topk_width<Bytes>::storage empty)
 {
     const long long out = row * a.out_k + a.out_first;
 #pragma unroll
@@ -770,49 +824,63 @@ __device__ inline void yamr__reg_write(const R (&v)[N], const yamr__topk_args &a
 }
 
 /* The element ranks of a row: false for a NaN under YAMR_NAN_IGNORE. */
-template <yamr_dtype Dtype, typename R>
+template <int Bytes, bool Float, typename R>
 struct yamr__topk_elements {
-    typedef yamr__dtype_traits<Dtype> traits;
-    typedef typename traits::storage item;
+    typedef typename yamr__topk_width<Bytes>::storage item;
+    typedef typename yamr__topk_width<Bytes>::key key_type;
     const item *row;
     long long first; /* the column of row[0] */
-    yamr__key_mode<typename traits::key> mode;
-    bool skip_bottom; /* floats under YAMR_NAN_IGNORE: the bottom key is a NaN */
+    yamr__key_mode<key_type> mode; /* MIN's flip; the NaN key (top: PROPAGATE, bottom: IGNORE) */
+    key_type sign_mask; /* integers: the sign bit (signed) or 0 (unsigned) */
+    key_type inf;       /* 2-byte floats: the infinity's bits */
+    bool skip_bottom;   /* floats under YAMR_NAN_IGNORE: the bottom key is a NaN */
     __device__ inline item load(long long i) const { return row[i]; }
-    __device__ inline typename traits::key key(item x) const { return traits::to_key(x, mode); }
-    /* Whether an element of this key is one (a NaN under YAMR_NAN_IGNORE is not). */
-    __device__ inline bool counts(typename traits::key key) const
+    __device__ inline key_type key(item x) const
     {
-        return !(skip_bottom && key == 0);
+        if constexpr (!Float) {
+            return (key_type)x ^ sign_mask ^ mode.flip;
+        } else if constexpr (Bytes == 2) { /* the 16-bit order, lifted by one into 32 bits */
+            const key_type b = x, m = b & 0x7fffu;
+            const key_type ord = (m == 0 ? 0x8000u : b ^ ((b & 0x8000u) ? 0xffffu : 0x8000u)) + 1;
+            return m > inf ? mode.nan_key : ord ^ mode.flip;
+        } else if constexpr (Bytes == 4) {
+            return yamr__device_key_f32(__uint_as_float(x), mode);
+        } else {
+            return yamr__device_key_f64(__longlong_as_double((long long)x), mode);
+        }
     }
+    /* Whether an element of this key is one (a NaN under YAMR_NAN_IGNORE is not). */
+    __device__ inline bool counts(key_type key) const { return !(Float && skip_bottom && key == 0); }
     __device__ inline bool rank(item x, long long i, R &r) const
     {
-        const typename traits::key key = traits::to_key(x, mode);
-        yamr__rank_make(r, (unsigned long long)key, first + i);
-        return !(skip_bottom && key == 0);
+        const key_type k = key(x);
+        yamr__rank_make(r, (unsigned long long)k, first + i);
+        return counts(k);
     }
 };
 
-template <yamr_dtype Dtype, typename R>
-__device__ inline yamr__topk_elements<Dtype, R>
+template <int Bytes, bool Float, typename R>
+__device__ inline yamr__topk_elements<Bytes, Float, R>
 yamr__topk_elements_of(const yamr__topk_args &a,
-                       const typename yamr__dtype_traits<Dtype>::storage *in, long long row,
+                       const typename yamr__topk_width<Bytes>::storage *in, long long row,
                        long long first)
 {
-    typedef yamr__dtype_traits<Dtype> traits;
-    yamr__topk_elements<Dtype, R> at;
+    typedef typename yamr__topk_width<Bytes>::key key_type;
+    yamr__topk_elements<Bytes, Float, R> at;
     at.row = in + row * a.ld + first;
     at.first = first;
-    at.mode = yamr__key_mode_of<typename traits::key>(a.is_min, a.nan_ignore);
-    at.skip_bottom = yamr__dtype_is_float<Dtype>() && a.nan_ignore;
+    at.mode = yamr__key_mode_of<key_type>(a.is_min, a.nan_ignore);
+    at.sign_mask = (key_type)a.key.sign_mask;
+    at.inf = (key_type)a.key.inf;
+    at.skip_bottom = Float && a.nan_ignore;
     return at;
 }
 
 /* Elements a thread loads at once: 64 bytes of them. */
-template <yamr_dtype Dtype>
+template <int Bytes>
 __host__ __device__ constexpr int yamr__topk_unroll()
 {
-    return sizeof(typename yamr__dtype_traits<Dtype>::storage) >= 8 ? 8 : 16;
+    return Bytes >= 8 ? 8 : 16;
 }
 
 /* The round's bound of a row, if any. */
@@ -823,38 +891,63 @@ __device__ inline R yamr__topk_bound(const yamr__topk_args &a, long long row, bo
     return has_bound ? ((const R *)a.bounds)[row] : yamr__rank_bottom<R>();
 }
 
+/* Work item w: part w % blocks_per_row of row w / blocks_per_row, its elements [first, first +
+ * n) (n <= 0: none; a warp per row has one part, the whole row). */
+struct yamr__topk_part {
+    long long row, first, n;
+};
+__device__ inline yamr__topk_part yamr__topk_part_of(const yamr__topk_args &a, long long w)
+{
+    const long long chunk = (a.cols + a.blocks_per_row - 1) / a.blocks_per_row;
+    yamr__topk_part p;
+    p.row = w / a.blocks_per_row;
+    p.first = (w % a.blocks_per_row) * chunk;
+    p.n = p.first + chunk < a.cols ? chunk : a.cols - p.first;
+    return p;
+}
+
 /* Blocks stride over (row, part of the row) pairs: the answer, or a partial list. */
-template <yamr_dtype Dtype, typename R, int WarpSize>
+template <int Bytes, bool Float, typename R, int WarpSize>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS, YAMR__TOPK_MIN_BLOCKS)
-yamr_topk_kernel(const typename yamr__dtype_traits<Dtype>::storage *__restrict__ in,
-                 yamr__topk_args a, typename yamr__dtype_traits<Dtype>::storage *values,
-                 long long *indices, typename yamr__dtype_traits<Dtype>::storage empty)
+yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
+                 yamr__topk_args a, typename yamr__topk_width<Bytes>::storage *values,
+                 long long *indices, typename yamr__topk_width<Bytes>::storage empty)
 {
     typedef yamr__topk_block_team Team;
     if (!yamr__warp_width_matches<WarpSize>()) return;
     extern __shared__ unsigned long long yamr__topk_smem[];
     __shared__ int count;
-    const long long work = a.rows * a.blocks_per_row;
-    const long long chunk = (a.cols + a.blocks_per_row - 1) / a.blocks_per_row;
-    for (long long w = blockIdx.x; w < work; w += gridDim.x) {
-        const long long row = w / a.blocks_per_row;
-        const long long first = (w % a.blocks_per_row) * chunk;
-        const long long n = first + chunk < a.cols ? chunk : a.cols - first;
+    for (long long w = blockIdx.x; w < a.rows * a.blocks_per_row; w += gridDim.x) {
+        const yamr__topk_part part = yamr__topk_part_of(a, w);
+        const long long row = part.row, first = part.first, n = part.n;
         const yamr__topk_state<R> st =
             yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
         bool has_bound;
         const R bound = yamr__topk_bound<R>(a, row, has_bound);
-        yamr__topk_scan<Team, WarpSize, yamr__topk_unroll<Dtype>()>(
+        yamr__topk_scan<Team, WarpSize, yamr__topk_unroll<Bytes>()>(
             st, n > 0 ? n : 0, a.k, has_bound, bound,
-            yamr__topk_elements_of<Dtype, R>(a, in, row, first));
+            yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first));
         if (a.blocks_per_row == 1) {
-            yamr__topk_write<Team, Dtype>(st, a, row, in + row * a.ld, values, indices, empty);
+            yamr__topk_write<Team, Bytes>(st, a, row, in + row * a.ld, values, indices, empty);
         } else {
-            R *part = (R *)a.partials + w * a.k;
-            for (int j = threadIdx.x; j < a.k; j += blockDim.x) part[j] = st.list[j];
+            R *list = (R *)a.partials + w * a.k;
+            for (int j = threadIdx.x; j < a.k; j += blockDim.x) list[j] = st.list[j];
         }
         __syncthreads(); /* the shared state is made anew for the next pair */
     }
+}
+
+/* Copies of the select scan in a select kernel: two (a warp per row, a block's part), each with
+ * its lanes a constant, were 2-5% faster than one on an H100; sm_70-sm_75 and AMD, where that is
+ * not measured, take one, whose unrolled sorts cost their compilers a quarter of the time (sm_75
+ * ptxas: 3.8 CPU minutes for this file with two). */
+__host__ __device__ constexpr int yamr__topk_scan_copies()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && !defined(__HIP_PLATFORM_AMD__)
+    return 2;
+#else
+    return 1;
+#endif
 }
 
 /* Blocks per multiprocessor the registers of a select kernel with Q slots allow. */
@@ -870,13 +963,13 @@ __host__ __device__ constexpr int yamr__topk_select_min_blocks()
  * yamr_topk_kernel does, the block's warps scan the part side by side, then merge their lists
  * pairwise (log2 warps steps) and write the answer or the part's list.
  */
-template <yamr_dtype Dtype, typename R, int WarpSize, int Q>
+template <int Bytes, bool Float, typename R, int WarpSize, int Q>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS, yamr__topk_select_min_blocks<Q>())
-yamr_topk_select_kernel(const typename yamr__dtype_traits<Dtype>::storage *__restrict__ in,
-                        yamr__topk_args a, typename yamr__dtype_traits<Dtype>::storage *values,
-                        long long *indices, typename yamr__dtype_traits<Dtype>::storage empty)
+yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
+                        yamr__topk_args a, typename yamr__topk_width<Bytes>::storage *values,
+                        long long *indices, typename yamr__topk_width<Bytes>::storage empty)
 {
-    typedef yamr__warp_select<WarpSize, Q, R, typename yamr__dtype_traits<Dtype>::storage> Select;
+    typedef yamr__warp_select<WarpSize, Q, R, typename yamr__topk_width<Bytes>::storage> Select;
     constexpr int warps = YAMR__TOPK_THREADS / WarpSize;
     constexpr int unroll = 4;
     if (!yamr__warp_width_matches<WarpSize>()) return;
@@ -884,66 +977,77 @@ yamr_topk_select_kernel(const typename yamr__dtype_traits<Dtype>::storage *__res
     __shared__ unsigned long long team_word;
     const int warp = threadIdx.x / WarpSize, lane = threadIdx.x % WarpSize;
     R *const lists = (R *)yamr__topk_smem;
+    const bool by_warp = a.warp_per_row != 0;
+    /* the work items: rows a warp each, or (row, part) pairs a block each; one scan, written
+     * once, for both */
+    const long long start = by_warp ? (long long)blockIdx.x * warps + warp : blockIdx.x;
+    const long long stride = by_warp ? (long long)gridDim.x * warps : gridDim.x;
     Select sel;
-    if (a.warp_per_row) {
-        for (long long row = (long long)blockIdx.x * warps + warp; row < a.rows;
-             row += (long long)gridDim.x * warps) {
-            sel.open(lists + warp * Select::buffer, a.k, NULL, NULL);
-            yamr__select_scan<WarpSize, Q, unroll, true>(
-                sel, a.cols, yamr__topk_elements_of<Dtype, R>(a, in, row, 0), lane, WarpSize);
-            yamr__reg_write<WarpSize, Q, Dtype>(sel.v, a, row, in + row * a.ld, values, indices,
-                                                empty);
-        }
-        return;
-    }
-    const long long work = a.rows * a.blocks_per_row;
-    const long long chunk = (a.cols + a.blocks_per_row - 1) / a.blocks_per_row;
-    for (long long w = blockIdx.x; w < work; w += gridDim.x) {
-        const long long row = w / a.blocks_per_row;
-        const long long first = (w % a.blocks_per_row) * chunk;
-        const long long n = first + chunk < a.cols ? chunk : a.cols - first;
-        if (threadIdx.x == 0) team_word = 0;
-        __syncthreads();
-        sel.open(lists + warp * Select::buffer, a.k, &team_word,
-                 a.blocks_per_row > 1 ? (unsigned long long *)a.row_words + row : NULL);
-        yamr__select_scan<WarpSize, Q, unroll, false>(sel, n > 0 ? n : 0,
-                                               yamr__topk_elements_of<Dtype, R>(a, in, row, first),
-                                               threadIdx.x, YAMR__TOPK_THREADS);
-        for (int h = warps / 2; h >= 1; h /= 2) {
-            if (warp >= h && warp < 2 * h) {
-#pragma unroll
-                for (int j = 0; j < Q; ++j) lists[warp * Select::buffer + j * WarpSize + lane] = sel.v[j];
-            }
+    for (long long w = start; w < a.rows * a.blocks_per_row; w += stride) {
+        /* a warp's row is its work item (no 64-bit division per row) */
+        const yamr__topk_part part = by_warp ? yamr__topk_part{w, 0, a.cols} : yamr__topk_part_of(a, w);
+        const long long row = part.row, first = part.first, n = part.n;
+        if (!by_warp) {
+            if (threadIdx.x == 0) team_word = 0;
             __syncthreads();
-            if (warp < h) {
-                R s[Q];
+        }
+        sel.open(lists + warp * Select::buffer, a.k, by_warp ? NULL : &team_word,
+                 a.blocks_per_row > 1 ? (unsigned long long *)a.row_words + row : NULL);
+        if constexpr (yamr__topk_scan_copies() == 2) {
+            if (by_warp)
+                yamr__select_scan<WarpSize, Q, unroll>(
+                    sel, n, yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first), lane,
+                    WarpSize, true);
+            else
+                yamr__select_scan<WarpSize, Q, unroll>(
+                    sel, n > 0 ? n : 0, yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first),
+                    (int)threadIdx.x, YAMR__TOPK_THREADS, false);
+        } else {
+            yamr__select_scan<WarpSize, Q, unroll>(
+                sel, n > 0 ? n : 0, yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first),
+                by_warp ? lane : (int)threadIdx.x, by_warp ? WarpSize : YAMR__TOPK_THREADS,
+                by_warp);
+        }
+        if (!by_warp) { /* the block's warps merge their lists pairwise */
+#pragma unroll 1
+            for (int h = warps / 2; h >= 1; h /= 2) {
+                if (warp >= h && warp < 2 * h) {
 #pragma unroll
-                for (int j = 0; j < Q; ++j) s[j] = lists[(warp + h) * Select::buffer + j * WarpSize + lane];
-                yamr__reg_merge<WarpSize>(sel.v, s);
+                    for (int j = 0; j < Q; ++j)
+                        lists[warp * Select::buffer + j * WarpSize + lane] = sel.v[j];
+                }
+                __syncthreads();
+                if (warp < h) {
+                    R s[Q];
+#pragma unroll
+                    for (int j = 0; j < Q; ++j)
+                        s[j] = lists[(warp + h) * Select::buffer + j * WarpSize + lane];
+                    yamr__reg_merge<WarpSize>(sel.v, s);
+                }
             }
         }
-        if (warp == 0) {
+        if (by_warp || warp == 0) {
             if (a.blocks_per_row == 1) {
-                yamr__reg_write<WarpSize, Q, Dtype>(sel.v, a, row, in + row * a.ld, values,
+                yamr__reg_write<WarpSize, Q, Bytes>(sel.v, a, row, in + row * a.ld, values,
                                                     indices, empty);
             } else {
-                R *part = (R *)a.partials + w * a.k;
+                R *list = (R *)a.partials + w * a.k;
 #pragma unroll
                 for (int j = 0; j < Q; ++j)
-                    if (j * WarpSize + lane < a.k) part[j * WarpSize + lane] = sel.v[j];
+                    if (j * WarpSize + lane < a.k) list[j * WarpSize + lane] = sel.v[j];
             }
         }
-        __syncthreads(); /* the lists are made anew for the next pair */
+        if (!by_warp) __syncthreads(); /* the lists are made anew for the next pair */
     }
 }
 
 /* Shared memory of a select kernel. */
-template <yamr_dtype Dtype, int WarpSize, int Q, typename R>
+template <int Bytes, int WarpSize, int Q, typename R>
 __host__ __device__ constexpr size_t yamr__topk_select_smem()
 {
     return (size_t)(YAMR__TOPK_THREADS / WarpSize) *
            yamr__warp_select<WarpSize, Q, R,
-                             typename yamr__dtype_traits<Dtype>::storage>::buffer *
+                             typename yamr__topk_width<Bytes>::storage>::buffer *
            sizeof(R);
 }
 
@@ -955,11 +1059,11 @@ __host__ __device__ constexpr size_t yamr__topk_select_smem()
  * list's rank in that group, and the threshold only rises. A rank passes when not below the
  * threshold, since the first threshold is a list's own rank.
  */
-template <yamr_dtype Dtype, typename R, int WarpSize>
+template <int Bytes, typename R, int WarpSize>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS)
-yamr_topk_merge_kernel(const typename yamr__dtype_traits<Dtype>::storage *__restrict__ in,
-                       yamr__topk_args a, typename yamr__dtype_traits<Dtype>::storage *values,
-                       long long *indices, typename yamr__dtype_traits<Dtype>::storage empty)
+yamr_topk_merge_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
+                       yamr__topk_args a, typename yamr__topk_width<Bytes>::storage *values,
+                       long long *indices, typename yamr__topk_width<Bytes>::storage empty)
 {
     typedef yamr__topk_block_team Team;
     if (!yamr__warp_width_matches<WarpSize>()) return;
@@ -999,7 +1103,7 @@ yamr_topk_merge_kernel(const typename yamr__dtype_traits<Dtype>::storage *__rest
             threshold = yamr__topk_settle<Team>(st, a.k, threshold);
         }
         if (count > 0) yamr__topk_flush<Team>(st);
-        yamr__topk_write<Team, Dtype>(st, a, row, in + row * a.ld, values, indices, empty);
+        yamr__topk_write<Team, Bytes>(st, a, row, in + row * a.ld, values, indices, empty);
         __syncthreads();
     }
 }

@@ -34,11 +34,15 @@ unsigned yamr__topk_select_slots(const yamr_device_info *dev, size_t k)
 void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols, size_t k,
                           size_t elem_size, yamr_plan *plan)
 {
-    (void)elem_size;
     size_t grid;
-    const unsigned slots = yamr__topk_select_slots(dev, k);
+    unsigned slots = yamr__topk_select_slots(dev, k);
     plan->block_threads = YAMR__TOPK_BLOCK_THREADS;
-    plan->index_bits = cols <= (size_t)INT32_MAX ? 32 : 64;
+    /* a rank is a key and a column in one word where both fit: 32-bit keys (elements of up to 4
+     * bytes), columns below 2^32 - 1 (the bottom's complement) */
+    plan->index_bits = elem_size <= 4 && cols < (size_t)UINT32_MAX ? 32 : 64;
+    /* wide ranks of narrow keys: the select kernel only with the most slots (topk.hpp,
+     * yamr__topk_slots_held) */
+    if (slots > 0 && elem_size <= 4 && plan->index_bits == 64) slots = YAMR__TOPK_SELECT_SLOTS;
     plan->vector_loads = slots > 0;
     YAMR__PLAN_TOPK_SLOTS(plan) = slots;
     if (slots > 0 && cols <= YAMR__TOPK_WARP_COLS) {

@@ -225,6 +225,8 @@ static const shape shapes[] = {
     {1, 1, 1, 0},      {3, 2, 2, 0},       {2, 31, 33, 1},     {4, 32, 32, 0},
     {3, 33, 40, 0},    {2, 255, 255, 0},   {2, 257, 261, 3},   {5, 1000, 1003, 1},
     {64, 128, 128, 0}, {400, 100, 100, 0}, {1, 4099, 4099, 0}, {2, 70001, 70001, 0},
+    /* rows of several chunks of the CPU's AVX-512 pass (cpu_topk.c), not split */
+    {3, 20000, 20011, 1},
     /* the shortest row the CPU splits over 2 threads (2 ranges of 65536 or more): under ASan
      * (scripts/test.sh) the rows above it are left out (YAMR_TEST_MAX_N), not the split */
     {1, 140001, 140001, 0},

@@ -15,6 +15,8 @@
  *  - when the buffer is full it keeps its k best (a selection) and T rises to the least of them.
  * At the end the buffer's k best are sorted. Ascending rows, where every element is a candidate,
  * cost a selection per buffer's worth: O(n) still, with a larger constant.
+ * On AVX-512, rows and ranges of 32-bit keys up to 2^16 elements (k <= 256) take a two-pass
+ * form instead (rows32_wide, below), which reads a row once from memory and once from the cache.
  * As the plan says (cpu_backend.c), many rows go over threads a row at a time; a few long rows
  * are each cut into one range per thread, whose top k lists are merged (the union's k best,
  * sorted). Every answer is the same
@@ -460,6 +462,495 @@ YAMR__CPU_INLINE size_t range_any(yamr_dtype t, int is_min, int nan_ignore, cons
     }
 }
 
+#if YAMR__CPU_HAVE_AVX512
+#include <immintrin.h>
+
+/*
+ * 32-bit keys on AVX-512 (f32, i32, u32: every row of the issue's table), k up to
+ * YAMR__TOPK_CPU_WIDE_K, ranges up to YAMR__TOPK_CPU_WIDE_MAX elements cut into chunks of
+ * YAMR__TOPK_CPU_CHUNK (a short row is one chunk), each read twice, the second time from the
+ * cache (the first pass keeps the keys it computed):
+ *  1. lane maxima: L = 16 LV lanes (LV vectors, L >= 2k where k allows) keep the largest key of
+ *     their elements; the largest of them is the chunk's max: a chunk whose max is below the
+ *     floor F holds no candidate and is done. In the range's first chunk, the k-th largest lane
+ *     maximum (counted by rank, branch-free) is a floor: those k lanes' maxima are k distinct
+ *     elements with keys at least that large. With L = 2k about k elements reach it;
+ *  2. every element with key >= F is appended (compressed keys and positions, no branch), so
+ *     a vector costs the same whether it holds 0 or 5 candidates; a range of several chunks
+ *     also keeps each group of YAMR__TOPK_CPU_GROUP elements' max and skips the groups below F;
+ *  3. past YAMR__TOPK_CPU_KEEP(k) candidates, the k best are kept and F rises to the least of
+ *     them + 1 (a later element with an equal key loses to the k earlier ones).
+ * The k best of the candidates, ordered by (key, then smaller position) as one 64-bit word
+ * (key << 32 | ~position), are placed by rank: an entry's rank is the count of larger words
+ * (all differ: positions do), a vector compare per 8 words; many candidates (an all-equal row)
+ * go through the selection and the sort of entries. Rows of many-row calls are a call per
+ * block of rows, written directly, and prefetch the rows YAMR__TOPK_CPU_AHEAD bytes ahead.
+ */
+#define YAMR__TOPK_CPU_CHUNK 8192
+#define YAMR__TOPK_CPU_GROUP 256
+/* The longest range it takes: longer ones go faster through the block filter (range32), whose
+ * threshold rises within a chunk. */
+#define YAMR__TOPK_CPU_WIDE_MAX (8 * YAMR__TOPK_CPU_CHUNK)
+#define YAMR__TOPK_CPU_WIDE_K 256
+#define YAMR__TOPK_CPU_KEEP(k) (2 * (k) + 32)
+#define YAMR__TOPK_CPU_WIDE_RANK_MAX 256
+/* How far ahead (bytes) the rows' second passes prefetch. */
+#define YAMR__TOPK_CPU_AHEAD 16384
+/* Candidate slots: the candidates before a keep, a chunk's worth and a vector's overhang. */
+#define YAMR__TOPK_CPU_WIDE_SLOTS(k) (YAMR__TOPK_CPU_KEEP(k) + YAMR__TOPK_CPU_CHUNK + 16)
+/* The scratch of one thread, in entries: a slot's entry (a keep's selection), key and
+ * position, and three arrays of words (the rank's input, its sorted output, the ranks). */
+#define YAMR__TOPK_CPU_WIDE_WORDS (YAMR__TOPK_CPU_WIDE_K + YAMR__TOPK_CPU_WIDE_RANK_MAX + 8)
+#define YAMR__TOPK_CPU_WIDE_ENTRIES(k) \
+    (YAMR__TOPK_CPU_WIDE_SLOTS(k) * 3 / 2 + 3 * YAMR__TOPK_CPU_WIDE_WORDS / 2 + \
+     (YAMR__TOPK_CPU_CHUNK + 16 + YAMR__TOPK_CPU_CHUNK / 16 + 16) / 4 + 1)
+#define YAMR__TOPK_CPU_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,popcnt")))
+
+typedef struct {
+    entry *spill;    /* slots */
+    uint32_t *key;   /* slots */
+    uint32_t *pos;   /* slots */
+    uint64_t *word;  /* YAMR__TOPK_CPU_WIDE_WORDS */
+    uint64_t *best;  /* YAMR__TOPK_CPU_WIDE_WORDS: the answer, best first */
+    uint32_t *cache; /* YAMR__TOPK_CPU_CHUNK + 16: a chunk's keys, from the first pass */
+    uint32_t *group; /* YAMR__TOPK_CPU_CHUNK / 16 + 16: its groups' lane maxima */
+} wide_scratch;
+
+static wide_scratch wide_scratch_at(entry *buf, size_t k)
+{
+    const size_t slots = YAMR__TOPK_CPU_WIDE_SLOTS(k);
+    wide_scratch s;
+    s.spill = buf;
+    s.key = (uint32_t *)(void *)(buf + slots);
+    s.pos = s.key + slots;
+    s.word = (uint64_t *)(void *)(s.pos + slots + (slots & 1)); /* 8-byte aligned */
+    s.best = s.word + YAMR__TOPK_CPU_WIDE_WORDS;
+    s.cache = (uint32_t *)(void *)(s.best + 2 * YAMR__TOPK_CPU_WIDE_WORDS);
+    s.group = s.cache + YAMR__TOPK_CPU_CHUNK + 16;
+    return s;
+}
+
+/* The keys of 16 elements whose bits are `bits` (yamr__cpu_key32 on a vector). */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __m512i keys32_avx512(yamr_dtype t, __m512i bits,
+                                                                   __m512i flip,
+                                                                   __m512i nan_key)
+{
+    if (t == YAMR_DTYPE_U32) return _mm512_xor_si512(bits, flip);
+    const __m512i sign = _mm512_set1_epi32((int)0x80000000u);
+    if (t == YAMR_DTYPE_I32) return _mm512_xor_si512(_mm512_xor_si512(bits, sign), flip);
+    const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
+    const __mmask16 nan = _mm512_cmpgt_epu32_mask(magnitude, _mm512_set1_epi32(0x7f800000));
+    const __mmask16 nonzero = _mm512_test_epi32_mask(magnitude, magnitude);
+    const __m512i b = _mm512_maskz_mov_epi32(nonzero, bits); /* -0.0 as +0.0 */
+    const __m512i ord = _mm512_xor_si512(b, _mm512_or_si512(_mm512_srai_epi32(b, 31), sign));
+    return _mm512_mask_mov_epi32(_mm512_xor_si512(ord, flip), nan, nan_key);
+}
+
+/* The lanes of a vector at an element with `left` elements left (left may exceed 16). */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __mmask16 lanes_left(size_t left)
+{
+    return left >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << left) - 1u);
+}
+
+/* The k-th largest of the L = 16 LV lane maxima m (k <= L): the least lane maximum that fewer
+ * than k lanes exceed (each lane's count of larger lanes, a compare and masked add per pair of
+ * a lane and a vector). */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE uint32_t kth_lane_max(const __m512i *m, int lv,
+                                                                   size_t k)
+{
+    uint32_t all[16 * 16];
+    __m512i above[16];
+    for (int v = 0; v < lv; ++v) {
+        _mm512_storeu_si512((void *)(all + 16 * v), m[v]);
+        above[v] = _mm512_setzero_si512();
+    }
+    const __m512i one = _mm512_set1_epi32(1);
+    const __m512i kv = _mm512_set1_epi32((int)k);
+    for (int i = 0; i < 16 * lv; ++i) {
+        const __m512i x = _mm512_set1_epi32((int)all[i]);
+        for (int v = 0; v < lv; ++v)
+            above[v] = _mm512_mask_add_epi32(above[v], _mm512_cmpgt_epu32_mask(x, m[v]), above[v],
+                                             one);
+    }
+    __m512i least = _mm512_set1_epi32(-1);
+    for (int v = 0; v < lv; ++v)
+        least = _mm512_mask_min_epu32(least, _mm512_cmplt_epu32_mask(above[v], kv), least, m[v]);
+    return (uint32_t)_mm512_reduce_min_epu32(least);
+}
+
+/* Keeps the k best of the count candidates in key, pos [0, k) (through s->spill); returns the
+ * least key kept. */
+static uint32_t keep_wide(const wide_scratch *s, size_t count, size_t k)
+{
+    entry *e = s->spill;
+    for (size_t i = 0; i < count; ++i) {
+        e[i].key = s->key[i];
+        e[i].pos = s->pos[i];
+    }
+    select_entries(e, count, k);
+    uint32_t least = (uint32_t)~0u;
+    for (size_t i = 0; i < k; ++i) {
+        s->key[i] = (uint32_t)e[i].key;
+        s->pos[i] = (uint32_t)e[i].pos;
+        least = s->key[i] < least ? s->key[i] : least;
+    }
+    return least;
+}
+
+/* The min(count, k) best of the candidates, best first, as words in s->best. */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_wide(const wide_scratch *s,
+                                                              size_t count, size_t k)
+{
+    const size_t kept = count < k ? count : k;
+    if (count > YAMR__TOPK_CPU_WIDE_RANK_MAX) {
+        entry *e = s->spill;
+        for (size_t i = 0; i < count; ++i) {
+            e[i].key = s->key[i];
+            e[i].pos = s->pos[i];
+        }
+        select_entries(e, count, k);
+        sort_entries(e, kept);
+        for (size_t i = 0; i < kept; ++i) s->best[i] = e[i].key << 32 | (uint32_t)~e[i].pos;
+        return kept;
+    }
+    /* words, padded to whole vectors with 0 (below every candidate: ~position is never 0) */
+    const size_t vectors = (count + 7) / 8;
+    uint64_t *word = s->word;
+    for (size_t v = 0; v < vectors; ++v) {
+        const __mmask8 in = (__mmask8)(count - 8 * v >= 8 ? 0xff : (1u << (count - 8 * v)) - 1u);
+        const __m512i key = _mm512_cvtepu32_epi64(
+            _mm256_maskz_loadu_epi32(in, (const void *)(s->key + 8 * v)));
+        const __m512i pos = _mm512_cvtepu32_epi64(
+            _mm256_maskz_loadu_epi32(in, (const void *)(s->pos + 8 * v)));
+        const __m512i w = _mm512_or_si512(_mm512_slli_epi64(key, 32),
+                                          _mm512_xor_si512(pos, _mm512_set1_epi64(0xffffffff)));
+        _mm512_storeu_si512((void *)(word + 8 * v), _mm512_maskz_mov_epi64(in, w));
+    }
+    _mm512_storeu_si512((void *)(word + 8 * vectors), _mm512_setzero_si512()); /* pairs below */
+    /* every candidate's rank (the count of larger words; ranks differ), then each to its
+     * rank: the first kept are the answer. Few vectors: a popcount per vector and candidate;
+     * more: ranks counted in vectors (half the instructions, but a store of the ranks that the
+     * scalar loads wait on) */
+    if (vectors <= 2) {
+        for (size_t i = 0; i < count; ++i) {
+            const __m512i x = _mm512_set1_epi64((long long)word[i]);
+            unsigned rank = 0;
+            for (size_t v = 0; v < vectors; ++v)
+                rank += (unsigned)__builtin_popcount(_mm512_cmpgt_epu64_mask(
+                    _mm512_loadu_si512((const void *)(word + 8 * v)), x));
+            s->best[rank] = word[i];
+        }
+        return kept;
+    }
+    uint64_t *at = s->best + YAMR__TOPK_CPU_WIDE_WORDS; /* ranks, then the words by rank */
+    const __m512i one = _mm512_set1_epi64(1);
+    for (size_t v = 0; v < vectors; v += 2) { /* two vectors' ranks in registers */
+        const __m512i w0 = _mm512_loadu_si512((const void *)(word + 8 * v));
+        const __m512i w1 = _mm512_loadu_si512((const void *)(word + 8 * v + 8));
+        __m512i rank0 = _mm512_setzero_si512(), rank1 = _mm512_setzero_si512();
+        for (size_t i = 0; i < count; ++i) {
+            const __m512i x = _mm512_set1_epi64((long long)word[i]);
+            rank0 = _mm512_mask_add_epi64(rank0, _mm512_cmplt_epu64_mask(w0, x), rank0, one);
+            rank1 = _mm512_mask_add_epi64(rank1, _mm512_cmplt_epu64_mask(w1, x), rank1, one);
+        }
+        _mm512_storeu_si512((void *)(at + 8 * v), rank0);
+        _mm512_storeu_si512((void *)(at + 8 * v + 8), rank1);
+    }
+    for (size_t i = 0; i < count; ++i) s->best[at[i]] = word[i];
+    return kept;
+}
+
+/* best_wide for at most 8 candidates, keys and positions in the first lanes of `keys` and `at`,
+ * in registers: each word's rank against the others (lanes broadcast by permutes), then the
+ * word of each rank (the inverse permutation, a compare per candidate). */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_few(const wide_scratch *s, __m512i keys,
+                                                             __m512i at, size_t count, size_t k)
+{
+    const __mmask8 real = (__mmask8)((1u << count) - 1u);
+    const __m512i w = _mm512_maskz_mov_epi64(
+        real, _mm512_or_si512(
+                  _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(keys)), 32),
+                  _mm512_xor_si512(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(at)),
+                                   _mm512_set1_epi64(0xffffffff))));
+    const __m512i one = _mm512_set1_epi64(1);
+    /* pads are 0: below every word, so they add to no rank; theirs is count (>= kept) */
+    __m512i rank = _mm512_setzero_si512();
+    for (int j = 0; j < 8; ++j) {
+        const __m512i other = _mm512_permutexvar_epi64(_mm512_set1_epi64(j), w);
+        rank = _mm512_mask_add_epi64(rank, _mm512_cmplt_epu64_mask(w, other), rank, one);
+    }
+    const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    __m512i sorted = _mm512_setzero_si512();
+    for (int i = 0; i < 8; ++i) {
+        const __m512i which = _mm512_set1_epi64(i);
+        const __mmask8 to = _mm512_cmpeq_epi64_mask(_mm512_permutexvar_epi64(which, rank), lane);
+        sorted = _mm512_mask_mov_epi64(sorted, to, _mm512_permutexvar_epi64(which, w));
+    }
+    _mm512_storeu_si512((void *)s->best, sorted);
+    return count < k ? count : k;
+}
+
+/* The k best of [begin, end) of a row of 32-bit dtype t, as words in s->best; positions below
+ * 2^32 - 1, k <= YAMR__TOPK_CPU_WIDE_K, LV lane vectors. The second pass prefetches the same
+ * elements of `ahead` (a row to come), a line per vector: memory works while the row's
+ * candidates are placed. */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, int is_min,
+                                                                 int nan_ignore,
+                                                                 const void *row, size_t begin,
+                                                                 size_t end, size_t k,
+                                                                 const wide_scratch *s,
+                                                                 const int lv,
+                                                                 const void *ahead)
+{
+    const uint32_t *x = (const uint32_t *)row;
+    const int is_float = t == YAMR_DTYPE_F32;
+    const __m512i flip = _mm512_set1_epi32(is_min ? -1 : 0);
+    const __m512i nan_key = _mm512_set1_epi32(is_float && !nan_ignore ? -1 : 0);
+    const size_t lanes = 16 * (size_t)lv;
+    /* a range of several chunks keeps its groups' maxima and skips groups below the floor */
+    const int grouped = end - begin > YAMR__TOPK_CPU_CHUNK;
+    uint32_t *key = s->key, *pos = s->pos;
+    uint32_t floor = is_float && nan_ignore ? 1u : 0u;
+    size_t count = 0;
+    int in_registers = 0;
+    __m512i few_keys = _mm512_setzero_si512(), few_at = _mm512_setzero_si512();
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (size_t c = begin; c < end;) {
+        const size_t stop = end - c <= YAMR__TOPK_CPU_CHUNK ? end : c + YAMR__TOPK_CPU_CHUNK;
+        __m512i m[16];
+        for (int v = 0; v < lv; ++v) m[v] = _mm512_setzero_si512();
+        size_t i = c;
+        if (!grouped) {
+            for (; stop - i >= lanes; i += lanes)
+                for (int v = 0; v < lv; ++v) {
+                    const __m512i k16 = keys32_avx512(
+                        t, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)v)), flip,
+                        nan_key);
+                    _mm512_storeu_si512((void *)(s->cache + (i - c) + 16 * (size_t)v), k16);
+                    m[v] = _mm512_max_epu32(m[v], k16);
+                }
+            for (int v = 0; v < lv && i + 16 * (size_t)v < stop; ++v) {
+                const size_t at = i + 16 * (size_t)v;
+                const __mmask16 in = lanes_left(stop - at);
+                const __m512i k16 = keys32_avx512(
+                    t, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)), flip, nan_key);
+                _mm512_storeu_si512((void *)(s->cache + (at - c)), k16);
+                m[v] = _mm512_mask_max_epu32(m[v], in, m[v], k16);
+            }
+        } else {
+            /* groups of YAMR__TOPK_CPU_GROUP elements (16 vectors, vector j to lane vector j % LV:
+             * LV divides 16), each group's max kept for the second pass */
+            for (; stop - i >= YAMR__TOPK_CPU_GROUP; i += YAMR__TOPK_CPU_GROUP) {
+                __m512i most = _mm512_setzero_si512();
+                _Pragma("GCC unroll 16")
+                for (int j = 0; j < 16; ++j) {
+                    const __m512i k16 = keys32_avx512(
+                        t, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)j)), flip,
+                        nan_key);
+                    _mm512_storeu_si512((void *)(s->cache + (i - c) + 16 * (size_t)j), k16);
+                    m[j % lv] = _mm512_max_epu32(m[j % lv], k16);
+                    most = _mm512_max_epu32(most, k16);
+                }
+                _mm512_storeu_si512((void *)(s->group + (i - c) / 16), most);
+            }
+            if (i < stop) { /* the last, partial group: every vector to lane vector 0 */
+                __m512i most = _mm512_setzero_si512();
+                for (size_t at = i; at < stop; at += 16) {
+                    const __mmask16 in = lanes_left(stop - at);
+                    const __m512i k16 = keys32_avx512(
+                        t, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)), flip, nan_key);
+                    _mm512_storeu_si512((void *)(s->cache + (at - c)), k16);
+                    most = _mm512_mask_max_epu32(most, in, most, k16);
+                }
+                m[0] = _mm512_max_epu32(m[0], most);
+                _mm512_storeu_si512((void *)(s->group + (i - c) / 16), most);
+            }
+        }
+        if (c == begin) {
+            const uint32_t lane_floor = k <= lanes ? kth_lane_max(m, lv, k) : 0;
+            floor = lane_floor > floor ? lane_floor : floor;
+        } else {
+            __m512i most = m[0];
+            for (int v = 1; v < lv; ++v) most = _mm512_max_epu32(most, m[v]);
+            if ((uint32_t)_mm512_reduce_max_epu32(most) < floor) { /* nothing here enters */
+                c = stop;
+                continue;
+            }
+        }
+        const __m512i at_least = _mm512_set1_epi32((int)floor);
+        __m512i at = _mm512_add_epi32(iota, _mm512_set1_epi32((int)c));
+        const __m512i step = _mm512_set1_epi32(16);
+        /* a one-chunk row of small k and few elements also gathers its first 16 candidates in
+         * registers (best_few: no load waits on the compressed stores) */
+        in_registers = lv == 1 && begin == c && stop == end && end - begin <= 256;
+        if (!grouped) {
+            for (i = c; i < stop; i += 16) {
+                const __mmask16 in = lanes_left(stop - i);
+                const __m512i k16 = _mm512_loadu_si512((const void *)(s->cache + (i - c)));
+                const __mmask16 pass = _mm512_mask_cmpge_epu32_mask(in, k16, at_least);
+                const __m512i pass_keys = _mm512_maskz_compress_epi32(pass, k16);
+                const __m512i pass_at = _mm512_maskz_compress_epi32(pass, at);
+                _mm512_storeu_si512((void *)(key + count), pass_keys);
+                _mm512_storeu_si512((void *)(pos + count), pass_at);
+                const unsigned passed = (unsigned)__builtin_popcount(pass);
+                if (in_registers) { /* lanes [count, count + passed), from the new's lane 0 */
+                    const __mmask16 place =
+                        count < 16 ? (__mmask16)(((1u << passed) - 1u) << count) : (__mmask16)0;
+                    const __m512i from = _mm512_sub_epi32(iota, _mm512_set1_epi32((int)count));
+                    few_keys = _mm512_mask_permutexvar_epi32(few_keys, place, from, pass_keys);
+                    few_at = _mm512_mask_permutexvar_epi32(few_at, place, from, pass_at);
+                }
+                count += passed;
+                at = _mm512_add_epi32(at, step);
+                _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
+            }
+        } else {
+            for (size_t g = c; g < stop; g += YAMR__TOPK_CPU_GROUP) {
+                const size_t group_stop =
+                    stop - g < YAMR__TOPK_CPU_GROUP ? stop : g + YAMR__TOPK_CPU_GROUP;
+                const __m512i most = _mm512_loadu_si512((const void *)(s->group + (g - c) / 16));
+                if (!_mm512_cmpge_epu32_mask(most, at_least)) { /* no candidate in the group */
+                    if (ahead)
+                        for (i = g; i < group_stop; i += 16)
+                            _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
+                    at = _mm512_add_epi32(at, _mm512_set1_epi32((int)YAMR__TOPK_CPU_GROUP));
+                    continue;
+                }
+                for (i = g; i < group_stop; i += 16) {
+                    const __mmask16 in = lanes_left(group_stop - i);
+                    const __m512i k16 = _mm512_loadu_si512((const void *)(s->cache + (i - c)));
+                    const __mmask16 pass = _mm512_mask_cmpge_epu32_mask(in, k16, at_least);
+                    const __m512i pass_keys = _mm512_maskz_compress_epi32(pass, k16);
+                    const __m512i pass_at = _mm512_maskz_compress_epi32(pass, at);
+                    _mm512_storeu_si512((void *)(key + count), pass_keys);
+                    _mm512_storeu_si512((void *)(pos + count), pass_at);
+                    const unsigned passed = (unsigned)__builtin_popcount(pass);
+                    if (in_registers) { /* lanes [count, count + passed), from the new's lane 0 */
+                        const __mmask16 place =
+                            count < 16 ? (__mmask16)(((1u << passed) - 1u) << count) : (__mmask16)0;
+                        const __m512i from = _mm512_sub_epi32(iota, _mm512_set1_epi32((int)count));
+                        few_keys = _mm512_mask_permutexvar_epi32(few_keys, place, from, pass_keys);
+                        few_at = _mm512_mask_permutexvar_epi32(few_at, place, from, pass_at);
+                    }
+                    count += passed;
+                    at = _mm512_add_epi32(at, step);
+                    if (ahead)
+                        _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
+                }
+            }
+        }
+        c = stop;
+        if (count >= YAMR__TOPK_CPU_KEEP(k) && c < end) {
+            const uint32_t least = keep_wide(s, count, k);
+            count = k;
+            if (least == (uint32_t)~0u) break; /* k kept at the top key: nothing can enter */
+            const uint32_t next = least + 1u;
+            floor = next > floor ? next : floor;
+        }
+    }
+    if (in_registers && count <= 8) return best_few(s, few_keys, few_at, count, k);
+    return best_wide(s, count, k);
+}
+
+/* Lane vectors for k: L = 16 LV >= 2k, at most 16 vectors. */
+#define YAMR__TOPK_CPU_WIDE_LV(k) \
+    ((k) <= 8 ? 1 : (k) <= 16 ? 2 : (k) <= 32 ? 4 : (k) <= 64 ? 8 : 16)
+
+/* Whether range32_wide takes this range. */
+static int takes_wide(yamr_dtype t, size_t begin, size_t end, size_t k)
+{
+    return (t == YAMR_DTYPE_F32 || t == YAMR_DTYPE_I32 || t == YAMR_DTYPE_U32) &&
+           k <= YAMR__TOPK_CPU_WIDE_K && end < (size_t)0xffffffffu &&
+           end - begin <= YAMR__TOPK_CPU_WIDE_MAX;
+}
+
+/* Rows [r0, r1) of c, each written out; T and LV constants in each copy. */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE void rows32_wide(yamr_dtype t,
+                                                              const yamr__topk_call *c,
+                                                              size_t r0, size_t r1,
+                                                              const wide_scratch *s, int lv)
+{
+    const size_t k = c->k;
+    const uint32_t empty = (uint32_t)yamr__empty_value_bits(c->dtype);
+    /* the row to prefetch: about YAMR__TOPK_CPU_AHEAD bytes ahead, at least the next one */
+    const size_t row_bytes = c->ld * 4 + 1;
+    const size_t ahead = (YAMR__TOPK_CPU_AHEAD + row_bytes - 1) / row_bytes;
+    for (size_t r = r0; r < r1; ++r) {
+        const uint32_t *row = (const uint32_t *)c->in + r * c->ld;
+        const size_t later = c->rows - r > ahead ? r + ahead : c->rows - 1;
+        /* a long row's own stream is the hardware prefetcher's */
+        const void *row_ahead =
+            c->cols <= YAMR__TOPK_CPU_CHUNK ? (const uint32_t *)c->in + later * c->ld : NULL;
+        const size_t n =
+            range32_wide(t, !c->largest, c->nan_ignore, row, 0, c->cols, k, s, lv, row_ahead);
+        uint32_t *values = (uint32_t *)c->values + r * k;
+        int64_t *indices = c->indices ? c->indices + r * k : NULL;
+        for (size_t j = 0; j < n; ++j) {
+            const uint32_t at = (uint32_t)~(uint32_t)s->best[j];
+            values[j] = row[at];
+            if (indices) indices[j] = (int64_t)at;
+        }
+        for (size_t j = n; j < k; ++j) {
+            values[j] = empty;
+            if (indices) indices[j] = -1;
+        }
+    }
+}
+
+#define YAMR__TOPK_CPU_WIDE_DTYPE(T, LV)                                                       \
+    switch (LV) {                                                                              \
+    case 1: rows32_wide(T, c, r0, r1, &s, 1); break;                                           \
+    case 2: rows32_wide(T, c, r0, r1, &s, 2); break;                                           \
+    case 4: rows32_wide(T, c, r0, r1, &s, 4); break;                                           \
+    case 8: rows32_wide(T, c, r0, r1, &s, 8); break;                                           \
+    default: rows32_wide(T, c, r0, r1, &s, 16); break;                                         \
+    }
+
+/* range_isa's form: the k best of [begin, end) as entries in buf[0, returned count), the
+ * scratch past k entries (buf holds k + YAMR__TOPK_CPU_WIDE_ENTRIES(k)). */
+#define YAMR__TOPK_CPU_WIDE_RANGE(T, LV)                                                       \
+    n = range32_wide(T, is_min, nan_ignore, row, begin, end, k, &s, LV, NULL)
+#define YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(T)                                                     \
+    switch (lv) {                                                                              \
+    case 1: YAMR__TOPK_CPU_WIDE_RANGE(T, 1); break;                                            \
+    case 2: YAMR__TOPK_CPU_WIDE_RANGE(T, 2); break;                                            \
+    case 4: YAMR__TOPK_CPU_WIDE_RANGE(T, 4); break;                                            \
+    case 8: YAMR__TOPK_CPU_WIDE_RANGE(T, 8); break;                                            \
+    default: YAMR__TOPK_CPU_WIDE_RANGE(T, 16); break;                                          \
+    }
+YAMR__TOPK_CPU_TARGET_AVX512 static size_t range_wide_avx512(yamr_dtype t, int is_min,
+                                                             int nan_ignore, const void *row,
+                                                             size_t begin, size_t end, size_t k,
+                                                             entry *buf)
+{
+    const wide_scratch s = wide_scratch_at(buf + k, k);
+    const int lv = YAMR__TOPK_CPU_WIDE_LV(k);
+    size_t n;
+    switch (t) {
+    case YAMR_DTYPE_F32: YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(YAMR_DTYPE_F32) break;
+    case YAMR_DTYPE_I32: YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(YAMR_DTYPE_I32) break;
+    default: YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(YAMR_DTYPE_U32) break;
+    }
+    for (size_t j = 0; j < n; ++j) {
+        buf[j].key = s.best[j] >> 32;
+        buf[j].pos = (uint32_t)~(uint32_t)s.best[j];
+    }
+    return n;
+}
+
+YAMR__TOPK_CPU_TARGET_AVX512 static void rows_wide_avx512(const yamr__topk_call *c, size_t r0,
+                                                          size_t r1, entry *buf)
+{
+    const wide_scratch s = wide_scratch_at(buf, c->k);
+    const int lv = YAMR__TOPK_CPU_WIDE_LV(c->k);
+    switch (c->dtype) {
+    case YAMR_DTYPE_F32: YAMR__TOPK_CPU_WIDE_DTYPE(YAMR_DTYPE_F32, lv) break;
+    case YAMR_DTYPE_I32: YAMR__TOPK_CPU_WIDE_DTYPE(YAMR_DTYPE_I32, lv) break;
+    default: YAMR__TOPK_CPU_WIDE_DTYPE(YAMR_DTYPE_U32, lv) break;
+    }
+}
+#endif
+
 static size_t range_baseline(yamr_dtype t, int is_min, int nan_ignore, const void *row,
                              size_t begin, size_t end, size_t k, entry *buf, size_t cap)
 {
@@ -490,6 +981,10 @@ static size_t range_isa(yamr__cpu_isa isa, yamr_dtype t, int is_min, int nan_ign
                         size_t cap)
 {
 #if YAMR__CPU_HAVE_AVX512
+    /* (the buffers were sized for it only where every range takes it) */
+    if (isa == YAMR__CPU_ISA_AVX512 && takes_wide(t, begin, end, k) &&
+        cap >= k + YAMR__TOPK_CPU_WIDE_ENTRIES(k))
+        return range_wide_avx512(t, is_min, nan_ignore, row, begin, end, k, buf);
     if (isa == YAMR__CPU_ISA_AVX512)
         return range_avx512(t, is_min, nan_ignore, row, begin, end, k, buf, cap);
 #endif
@@ -547,7 +1042,15 @@ yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c
     const int split = (int)YAMR__PLAN_CPU_SPLIT(c->plan);
     const size_t threads = YAMR__PLAN_CPU_THREADS(c->plan);
     const size_t range_len = split ? (c->cols + threads - 1) / threads : c->cols;
-    const size_t cap = buffer_entries(range_len, k);
+    size_t cap = buffer_entries(range_len, k);
+    int wide = 0; /* rows32_wide takes the rows */
+#if YAMR__CPU_HAVE_AVX512
+    wide = cfg->isa == YAMR__CPU_ISA_AVX512 && takes_wide(c->dtype, 0, range_len, k) &&
+           c->cols < (size_t)0xffffffffu;
+    /* a split's ranges take buf's first k entries for their answer (range_wide_avx512) */
+    if (wide && cap < k + YAMR__TOPK_CPU_WIDE_ENTRIES(k)) cap = k + YAMR__TOPK_CPU_WIDE_ENTRIES(k);
+    wide = wide && !split;
+#endif
     /* Every buffer before any work, so that a failed allocation writes nothing: one per thread,
      * and for a split the union of the ranges' lists. */
     const size_t merge = split ? threads * k : 0;
@@ -588,14 +1091,30 @@ yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c
 #pragma omp parallel num_threads((int)threads)
         {
             entry *buf = all + (size_t)omp_get_thread_num() * cap;
+            /* rows32_wide: blocks of `grab` rows, each a call */
+            const long long blocks = (long long)((c->rows + (size_t)grab - 1) / (size_t)grab);
+#pragma omp for schedule(dynamic, 1)
+            for (long long b = 0; b < (wide ? blocks : 0); ++b) {
+                const size_t r0 = (size_t)b * (size_t)grab;
+                const size_t r1 = c->rows - r0 < (size_t)grab ? c->rows : r0 + (size_t)grab;
+#if YAMR__CPU_HAVE_AVX512
+                rows_wide_avx512(c, r0, r1, buf);
+#else
+                (void)r1;
+#endif
+            }
 #pragma omp for schedule(dynamic, grab)
-            for (long long r = 0; r < (long long)c->rows; ++r) {
+            for (long long r = 0; r < (wide ? 0 : (long long)c->rows); ++r) {
                 const void *row = (const unsigned char *)c->in + (size_t)r * c->ld * elem;
                 const size_t n = range_isa(cfg->isa, c->dtype, is_min, c->nan_ignore, row, 0,
                                            c->cols, k, buf, cap);
                 write_row(c, (size_t)r, buf, n);
             }
         }
+#endif
+    } else if (wide) {
+#if YAMR__CPU_HAVE_AVX512
+        rows_wide_avx512(c, 0, c->rows, all);
 #endif
     } else {
         for (size_t r = 0; r < c->rows; ++r) {
