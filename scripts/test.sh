@@ -12,8 +12,7 @@
 #   (b2) build/cpu-noomp CPU backend without OpenMP (YAMR_WITH_OPENMP=OFF), ctest -L quick
 #   (b3) build/cpu-tsan  CPU backend, clang + LLVM's libomp, ThreadSanitizer: the threaded tests
 #                        (OpenMP threads, and contexts used from several threads at once)
-#   (c) build/nvidia     nvcc for sm_90 (the default architectures' sm_75 ptxas of topk.hip ran
-#                        past 24 minutes on 2 cores), ctest -L quick (GPU tests skip without a
+#   (c) build/nvidia     nvcc, default architectures, ctest -L quick (GPU tests skip without a
 #                        GPU); skipped, with the reason, when nvcc is not found
 #   (d) build/amd        hipcc: library, tests and examples compile and link (nothing runs);
 #                        then the AMD assembly of every kernel read three ways (test/amd/): as
@@ -279,8 +278,7 @@ step_conventions() {
 
 # ---- (c) NVIDIA (in the background) -------------------------------------------------------
 step_nvidia() {
-  configure_and_build build/nvidia -DYAMR_PLATFORM=nvidia -DCMAKE_CUDA_ARCHITECTURES=90 \
-    "$(mpi_preflags)"
+  configure_and_build build/nvidia -DYAMR_PLATFORM=nvidia "$(mpi_preflags)"
   if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
     echo "GPU: $(nvidia-smi -L | head -n 1)"
   else
