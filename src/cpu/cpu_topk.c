@@ -578,6 +578,33 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE uint32_t kth_lane_max(const __m512
     return (uint32_t)_mm512_reduce_min_epu32(least);
 }
 
+/* One step of the candidate pass: of the 16 cached keys (lanes `in`), those at or above
+ * `at_least` and their positions (`at`) go to key and pos from `count`; with `in_registers`,
+ * the first 16 candidates also to the lanes of few_keys and few_at. Returns the new count. */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t pass16(const uint32_t *keys, __mmask16 in,
+                                                           __m512i at_least, __m512i at,
+                                                           uint32_t *key, uint32_t *pos,
+                                                           size_t count, int in_registers,
+                                                           __m512i iota, __m512i *few_keys,
+                                                           __m512i *few_at)
+{
+    const __m512i k16 = _mm512_loadu_si512((const void *)keys);
+    const __mmask16 pass = _mm512_mask_cmpge_epu32_mask(in, k16, at_least);
+    const __m512i pass_keys = _mm512_maskz_compress_epi32(pass, k16);
+    const __m512i pass_at = _mm512_maskz_compress_epi32(pass, at);
+    _mm512_storeu_si512((void *)(key + count), pass_keys);
+    _mm512_storeu_si512((void *)(pos + count), pass_at);
+    const unsigned passed = (unsigned)__builtin_popcount(pass);
+    if (in_registers) { /* lanes [count, count + passed), from the new's lane 0 */
+        const __mmask16 place =
+            count < 16 ? (__mmask16)(((1u << passed) - 1u) << count) : (__mmask16)0;
+        const __m512i from = _mm512_sub_epi32(iota, _mm512_set1_epi32((int)count));
+        *few_keys = _mm512_mask_permutexvar_epi32(*few_keys, place, from, pass_keys);
+        *few_at = _mm512_mask_permutexvar_epi32(*few_at, place, from, pass_at);
+    }
+    return count + passed;
+}
+
 /* Keeps the k best of the count candidates in key, pos [0, k) (through s->spill); returns the
  * least key kept. */
 static uint32_t keep_wide(const wide_scratch *s, size_t count, size_t k)
@@ -785,22 +812,8 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
         in_registers = lv == 1 && begin == c && stop == end && end - begin <= 256;
         if (!grouped) {
             for (i = c; i < stop; i += 16) {
-                const __mmask16 in = lanes_left(stop - i);
-                const __m512i k16 = _mm512_loadu_si512((const void *)(s->cache + (i - c)));
-                const __mmask16 pass = _mm512_mask_cmpge_epu32_mask(in, k16, at_least);
-                const __m512i pass_keys = _mm512_maskz_compress_epi32(pass, k16);
-                const __m512i pass_at = _mm512_maskz_compress_epi32(pass, at);
-                _mm512_storeu_si512((void *)(key + count), pass_keys);
-                _mm512_storeu_si512((void *)(pos + count), pass_at);
-                const unsigned passed = (unsigned)__builtin_popcount(pass);
-                if (in_registers) { /* lanes [count, count + passed), from the new's lane 0 */
-                    const __mmask16 place =
-                        count < 16 ? (__mmask16)(((1u << passed) - 1u) << count) : (__mmask16)0;
-                    const __m512i from = _mm512_sub_epi32(iota, _mm512_set1_epi32((int)count));
-                    few_keys = _mm512_mask_permutexvar_epi32(few_keys, place, from, pass_keys);
-                    few_at = _mm512_mask_permutexvar_epi32(few_at, place, from, pass_at);
-                }
-                count += passed;
+                count = pass16(s->cache + (i - c), lanes_left(stop - i), at_least, at, key, pos,
+                               count, in_registers, iota, &few_keys, &few_at);
                 at = _mm512_add_epi32(at, step);
                 _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
             }
@@ -817,22 +830,8 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
                     continue;
                 }
                 for (i = g; i < group_stop; i += 16) {
-                    const __mmask16 in = lanes_left(group_stop - i);
-                    const __m512i k16 = _mm512_loadu_si512((const void *)(s->cache + (i - c)));
-                    const __mmask16 pass = _mm512_mask_cmpge_epu32_mask(in, k16, at_least);
-                    const __m512i pass_keys = _mm512_maskz_compress_epi32(pass, k16);
-                    const __m512i pass_at = _mm512_maskz_compress_epi32(pass, at);
-                    _mm512_storeu_si512((void *)(key + count), pass_keys);
-                    _mm512_storeu_si512((void *)(pos + count), pass_at);
-                    const unsigned passed = (unsigned)__builtin_popcount(pass);
-                    if (in_registers) { /* lanes [count, count + passed), from the new's lane 0 */
-                        const __mmask16 place =
-                            count < 16 ? (__mmask16)(((1u << passed) - 1u) << count) : (__mmask16)0;
-                        const __m512i from = _mm512_sub_epi32(iota, _mm512_set1_epi32((int)count));
-                        few_keys = _mm512_mask_permutexvar_epi32(few_keys, place, from, pass_keys);
-                        few_at = _mm512_mask_permutexvar_epi32(few_at, place, from, pass_at);
-                    }
-                    count += passed;
+                    count = pass16(s->cache + (i - c), lanes_left(group_stop - i), at_least, at,
+                                   key, pos, count, in_registers, iota, &few_keys, &few_at);
                     at = _mm512_add_epi32(at, step);
                     if (ahead)
                         _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
