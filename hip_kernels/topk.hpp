@@ -943,7 +943,7 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
  * ptxas: 3.8 CPU minutes for this file with two). */
 __host__ __device__ constexpr int yamr__topk_scan_copies()
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && !defined(__HIP_PLATFORM_AMD__)
+#if defined(YAMR_DEVICE_SM80_OR_LATER)
     return 2;
 #else
     return 1;

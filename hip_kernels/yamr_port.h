@@ -52,6 +52,10 @@ typedef uint32_t yamr__lane_mask;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
 #define YAMR_HAS_ITS 1
 #endif
+/* A device pass for sm_80 or later (tuning that was measured there only). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define YAMR_DEVICE_SM80_OR_LATER 1
+#endif
 #else
 typedef uint64_t yamr__lane_mask;
 /* The wave width of an AMD device pass. RDNA targets run wave32 or, with -mwavefrontsize64,
