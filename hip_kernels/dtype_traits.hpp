@@ -7,7 +7,9 @@
 
 #include "yamr_port.h"
 
-#include "yamr_keys.h" /* YAMR_KEY_BOTTOM; the host's keys, which the device keys match */
+/* YAMR_KEY_BOTTOM; the host's keys, which the device keys match (and top-k's 2-byte keys use) */
+#define YAMR_KEY_FN static inline __host__ __device__
+#include "yamr_keys.h"
 
 /* The two run-time choices of a key (yamr_keys.h), folded into masks once per kernel. */
 template <typename Key>

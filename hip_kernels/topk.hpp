@@ -726,7 +726,7 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
 
 /*
  * Top-k keys: one kernel instance per class of element, not per dtype. The classes: 2-byte
- * floats (f16, bf16: the 16-bit order of yamr_keys.h, the infinity's bits as data), 4- and 8-byte
+ * floats (f16, bf16: yamr__key_half of yamr_keys.h, the infinity's bits as data), 4- and 8-byte
  * floats (the device keys of dtype_traits.hpp), 4- and 8-byte integers (signed or not: the sign
  * mask as data). Keys order elements as yamr_keys.h does, so the tests' host reference checks
  * them.
@@ -839,10 +839,8 @@ struct yamr__topk_elements {
     {
         if constexpr (!Float) {
             return (key_type)x ^ sign_mask ^ mode.flip;
-        } else if constexpr (Bytes == 2) { /* the 16-bit order, lifted by one into 32 bits */
-            const key_type b = x, m = b & 0x7fffu;
-            const key_type ord = (m == 0 ? 0x8000u : b ^ ((b & 0x8000u) ? 0xffffu : 0x8000u)) + 1;
-            return m > inf ? mode.nan_key : ord ^ mode.flip;
+        } else if constexpr (Bytes == 2) { /* the host's 16-bit key (yamr_keys.h) */
+            return yamr__key_half(x, inf, mode.flip != 0, mode.nan_key == 0);
         } else if constexpr (Bytes == 4) {
             return yamr__device_key_f32(__uint_as_float(x), mode);
         } else {
