@@ -118,8 +118,9 @@ extern "C" yamr_status yamr__gpu_ask_occupancy(yamr__gpu *gpu, char *err, size_t
     return YAMR_SUCCESS;
 }
 
-/* The batched shapes' half of yamr__gpu_policy_held (rows_reduce.hip). */
+/* The batched shapes' half of yamr__gpu_policy_held (rows_reduce.hip), and top-k's (topk.hip). */
 bool yamr__gpu_batch_policy_held(int policy, yamr_dtype dtype, int acc);
+bool yamr__gpu_topk_policy_held(int policy, yamr_dtype dtype);
 
 extern "C" int yamr__gpu_policy_held(int policy, yamr_dtype dtype, int acc)
 {
@@ -137,6 +138,8 @@ extern "C" int yamr__gpu_policy_held(int policy, yamr_dtype dtype, int acc)
     case YAMR__SHAPE_SINGLE_BLOCK:
         return yamr__with_policy(policy, [](auto) {});
     case YAMR__SHAPE_CPU: return 0;
+    case YAMR__SHAPE_TOPK_SELECT:
+    case YAMR__SHAPE_TOPK_LIST: return acc == YAMR__ACC_TOPK && yamr__gpu_topk_policy_held(policy, dtype);
     default: return yamr__gpu_batch_policy_held(policy, dtype, acc);
     }
 }

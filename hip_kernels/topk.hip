@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* The top-k launcher: the plan's kernel and blocks per row, in rounds of a list's capacity
- * (topk.hpp). */
+/* The top-k launcher: the plan's policy row (TOPK_SELECT or TOPK_LIST, src/policy.h), whose
+ * values are the kernel instance's template arguments, and its blocks per row, in rounds of a
+ * list's capacity (topk.hpp). */
 #include "gpu.h"
+#include "policy.hpp"
 #include "topk.h"
 #include "topk.hpp"
+
+static_assert(YAMR__TOPK_MAX_BLOCKS_PER_ROW <= YAMR__TOPK_THREADS * YAMR__TOPK_GROUP_N,
+              "the merge kernel reads a position of every list in one group of appends");
 
 /* The context's top-k workspace holds at least `bytes`; it grows, never shrinks. hipFree waits
  * for the device, so no earlier call still uses what it frees. */
@@ -34,31 +39,39 @@ static yamr_status topk_row_words(yamr__gpu *gpu, size_t rows, char *err, size_t
     return YAMR_SUCCESS;
 }
 
-/* The select kernel with `slots` (a power of two, at most yamr__topk_select_slots()). Wide ranks
- * of narrow keys (rows of 2^32 - 1 elements or more) come only with the most slots
+/* The select kernel of TOPK_SELECT row P with `slots` (a power of two, at most the row's). Wide
+ * ranks of narrow keys (rows of 2^32 - 1 elements or more) come only with the most slots
  * (src/topk_shape.c). */
-template <int Bytes, bool Float, typename R, int W, int Q = yamr__topk_select_slots()>
+template <int Bytes, bool Float, typename R, int P, int Q = yamr__policy_rows[P].topk.slots>
 static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream,
                           const typename yamr__topk_width<Bytes>::storage *in,
                           const yamr__topk_args &a,
                           typename yamr__topk_width<Bytes>::storage *values, long long *indices,
                           typename yamr__topk_width<Bytes>::storage empty)
 {
-    if constexpr (Q > 1 && yamr__topk_slots_held<Bytes, R>(Q / 2)) {
+    constexpr yamr__policy row = yamr__policy_rows[P];
+    constexpr int W = yamr__policy_warp_width(P);
+    if constexpr (Q > 1 && yamr__topk_slots_held<Bytes, R>(Q / 2, row.topk.slots)) {
         if (slots < (unsigned)Q) {
-            launch_select<Bytes, Float, R, W, Q / 2>(p, slots, stream, in, a, values, indices, empty);
+            launch_select<Bytes, Float, R, P, Q / 2>(p, slots, stream, in, a, values, indices, empty);
             return;
         }
     }
-    yamr_topk_select_kernel<Bytes, Float, R, W, Q>
-        <<<p->grid_blocks, YAMR__TOPK_THREADS, yamr__topk_select_smem<Bytes, W, Q, R>(), stream>>>(
+    /* the bound: the most slots' registers, or fewer slots' */
+    constexpr int min_blocks = Q == row.topk.slots ? row.topk.min_blocks_most_slots : row.min_blocks;
+    yamr_topk_select_kernel<Bytes, Float, R, W, Q, row.vectors, row.topk.scan_copies, min_blocks>
+        <<<p->grid_blocks, row.threads, yamr__topk_select_smem<Bytes, W, Q, R>(), stream>>>(
             in, a, values, indices, empty);
 }
 
-template <int Bytes, bool Float, typename R>
+/* Row P's kernel (TOPK_SELECT: the select kernel; TOPK_LIST: the shared list), then for a split
+ * row the merge kernel. */
+template <int Bytes, bool Float, typename R, int P>
 static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
 {
     typedef typename yamr__topk_width<Bytes>::storage storage;
+    constexpr yamr__policy row = yamr__policy_rows[P];
+    constexpr int W = yamr__policy_warp_width(P);
     const yamr_plan *p = c->plan;
     const unsigned slots = YAMR__PLAN_TOPK_SLOTS(p);
     const size_t list_max = slots ? c->k : (size_t)R::list_max;
@@ -95,37 +108,65 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
         a.list_size = 1;
         while (a.list_size < a.k) a.list_size *= 2;
         a.write_bounds = round + 1 < rounds;
-        yamr__with_warp_width(gpu->warp_size, [&](auto width) {
-            constexpr int W = decltype(width)::value;
+        {
             const size_t smem =
                 ((size_t)a.list_size + yamr__topk_buffer<yamr__topk_block_team>()) * sizeof(R);
-            if (slots)
-                launch_select<Bytes, Float, R, W>(p, slots, gpu->stream, in, a, values, indices, empty);
+            if constexpr (row.shape == YAMR__SHAPE_TOPK_SELECT)
+                launch_select<Bytes, Float, R, P>(p, slots, gpu->stream, in, a, values, indices, empty);
             else
-                yamr_topk_kernel<Bytes, Float, R, W>
-                    <<<p->grid_blocks, YAMR__TOPK_THREADS, smem, gpu->stream>>>(in, a, values,
-                                                                              indices, empty);
+                yamr_topk_kernel<Bytes, Float, R, W, row.count, row.min_blocks>
+                    <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, a, values,
+                                                                       indices, empty);
             if (bpr > 1)
                 yamr_topk_merge_kernel<Bytes, R, W>
-                    <<<merge_grid, YAMR__TOPK_THREADS, smem, gpu->stream>>>(in, a, values,
-                                                                          indices, empty);
-        });
+                    <<<merge_grid, row.threads, smem, gpu->stream>>>(in, a, values,
+                                                                   indices, empty);
+        }
         YAMR_HIP_TRY(hipGetLastError(), err, errlen);
     }
     if (c->synchronous) YAMR_HIP_TRY(hipStreamSynchronize(gpu->stream), err, errlen);
     return YAMR_SUCCESS;
 }
 
-/* One instance per class of element (topk.hpp's key rules); one-word ranks where the plan's
- * index width is 32 bits (32-bit keys, every column below 2^32 - 1). */
+/* Whether row P is a top-k row that elements of `bytes` bytes find (in some family of its own):
+ * the rows whose instances the launcher makes for them. */
+constexpr bool yamr__topk_serves(int P, int bytes)
+{
+    return (yamr__policy_rows[P].shape == YAMR__SHAPE_TOPK_SELECT ||
+            yamr__policy_rows[P].shape == YAMR__SHAPE_TOPK_LIST) &&
+           yamr__policy_serves(P, bytes, YAMR__ACC_TOPK);
+}
+
+/* One instance per class of element (topk.hpp's key rules) and row of this build's vendor that
+ * serves it; one-word ranks where the plan's index width is 32 bits (32-bit keys, every column
+ * below 2^32 - 1). Unsupported (nothing launched) for a row the build does not hold. */
 template <int Bytes, bool Float>
 static yamr_status launch_class(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
 {
-    if constexpr (Bytes <= 4) {
-        if (c->plan->index_bits == 32)
-            return launch_topk<Bytes, Float, yamr__rank32>(gpu, c, err, errlen);
-    }
-    return launch_topk<Bytes, Float, yamr__rank64>(gpu, c, err, errlen);
+    yamr_status s = YAMR_ERROR_UNSUPPORTED;
+    yamr__with_policy((int)YAMR__PLAN_POLICY(c->plan), [&](auto row_id) {
+        constexpr int P = decltype(row_id)::value;
+        if constexpr (yamr__topk_serves(P, Bytes)) {
+            if constexpr (Bytes <= 4) {
+                if (c->plan->index_bits == 32) {
+                    s = launch_topk<Bytes, Float, yamr__rank32, P>(gpu, c, err, errlen);
+                    return;
+                }
+            }
+            s = launch_topk<Bytes, Float, yamr__rank64, P>(gpu, c, err, errlen);
+        }
+    });
+    return s;
+}
+
+/* Whether launch_class() holds row `policy` for dtype: yamr__gpu_policy_held (grid_reduce.hip). */
+bool yamr__gpu_topk_policy_held(int policy, yamr_dtype dtype)
+{
+    bool found = false;
+    yamr__with_policy(policy, [&](auto row_id) {
+        found = yamr__topk_serves(decltype(row_id)::value, (int)yamr_dtype_size(dtype));
+    });
+    return found;
 }
 
 extern "C" yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *err,

@@ -8,8 +8,9 @@
  * ranks, largest first" is exactly the stable order the API promises, whatever order threads
  * see the elements in.
  *
- * Two ways to keep the best ranks seen so far (src/topk_shape.c picks by k):
- *  - warp select (k <= yamr__topk_select_slots() warps' width): each warp keeps its own sorted
+ * Two ways to keep the best ranks seen so far (src/topk_shape.c picks by k; each is a shape of
+ * the policy table, src/policy.h, whose row's values are the kernels' template arguments):
+ *  - warp select (TOPK_SELECT, k <= the row's slots warps' width): each warp keeps its own sorted
  *    list in registers and its own candidate buffer, and no step of a scan waits for another
  *    warp. A thread compares the keys it loaded with the threshold's key; the rare hits go to
  *    the buffer at once (a prefix sum of the lanes' counts), and a full buffer is sorted and
@@ -30,11 +31,16 @@
 #define YAMR_TOPK_HPP
 
 #include "dtype_traits.hpp"
+#include "yamr_internal.h"
 #include "yamr_port.h"
 
-#define YAMR__TOPK_THREADS 256
-/* Blocks per multiprocessor the registers of the top-k kernels allow. */
-#define YAMR__TOPK_MIN_BLOCKS 4
+/* The tuning is the policy rows' (src/policy.h, TOPK_SELECT and TOPK_LIST): topk.hip passes a
+ * row's values as the kernels' template arguments. What stays here is what the kernels are
+ * written around: the block (every GPU row has YAMR__BLOCK_THREADS, policy.hpp checks), the
+ * group of appends between two flush checks (a team's buffer holds two; the merge kernel reads
+ * a position of every list in one, so YAMR__TOPK_MAX_BLOCKS_PER_ROW lists at most), and a list's
+ * capacity in shared memory (the ranks' list_max). */
+#define YAMR__TOPK_THREADS YAMR__BLOCK_THREADS
 /* Positions a thread appends between two flush checks; a team's buffer holds two such groups. */
 #define YAMR__TOPK_GROUP_N 4
 
@@ -400,7 +406,7 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
 
 /* ---- Warp select: each warp its own list, in registers ----
  *
- * For k up to Q * WarpSize (Q <= YAMR__TOPK_SELECT_SLOTS(R)), each warp keeps its own list of
+ * For k up to Q * WarpSize (Q <= the TOPK_SELECT row's slots), each warp keeps its own list of
  * Q * WarpSize ranks sorted largest first in registers (entry e = j * WarpSize + lane is v[j] of
  * that lane) and its own candidate buffer in shared memory, so that no step of a scan waits for
  * another warp. A thread first compares only the keys of what it loaded with the threshold's key
@@ -432,18 +438,14 @@ __device__ inline void yamr__rank_of_key(yamr__rank64 &r, unsigned long long key
 __device__ inline unsigned long long yamr__rank_key(yamr__rank32 r) { return r.w >> 32; }
 __device__ inline unsigned long long yamr__rank_key(yamr__rank64 r) { return r.key; }
 
-/* Slots per lane of a warp's list, at most (src/topk_shape.c picks): 4, that is k up to 128 on
- * NVIDIA. Measured on an H100: 128 x 32000, k 256, took 183 us with 8 slots where the shared
- * list of yamr_topk_kernel takes 124 us (the sorts of 8 slots per lane cost more than the read). */
-__host__ __device__ constexpr int yamr__topk_select_slots() { return 4; }
-
-/* Whether the library holds the select kernel of Q slots for a width and rank: every Q, except
- * that wide ranks of narrow keys (rows of 2^32 - 1 elements or more, memory-bound) come only
- * with the most slots (src/topk_shape.c plans so), which saves instances. */
+/* Whether the library holds the select kernel of Q slots for a width and rank, where a row's
+ * lists have at most `most` slots a lane: every Q, except that wide ranks of narrow keys (rows
+ * of 2^32 - 1 elements or more, memory-bound) come only with the most slots (src/topk_shape.c
+ * plans so), which saves instances. */
 template <int Bytes, typename R>
-__host__ __device__ constexpr bool yamr__topk_slots_held(int q)
+__host__ __device__ constexpr bool yamr__topk_slots_held(int q, int most)
 {
-    return q == yamr__topk_select_slots() || Bytes == 8 || sizeof(R) == 8;
+    return q == most || Bytes == 8 || sizeof(R) == 8;
 }
 
 /* A bitonic sequence of the warp's Q * WarpSize ranks, sorted largest first. */
@@ -874,13 +876,6 @@ yamr__topk_elements_of(const yamr__topk_args &a,
     return at;
 }
 
-/* Elements a thread loads at once: 64 bytes of them. */
-template <int Bytes>
-__host__ __device__ constexpr int yamr__topk_unroll()
-{
-    return Bytes >= 8 ? 8 : 16;
-}
-
 /* The round's bound of a row, if any. */
 template <typename R>
 __device__ inline R yamr__topk_bound(const yamr__topk_args &a, long long row, bool &has_bound)
@@ -904,9 +899,10 @@ __device__ inline yamr__topk_part yamr__topk_part_of(const yamr__topk_args &a, l
     return p;
 }
 
-/* Blocks stride over (row, part of the row) pairs: the answer, or a partial list. */
-template <int Bytes, bool Float, typename R, int WarpSize>
-__global__ void __launch_bounds__(YAMR__TOPK_THREADS, YAMR__TOPK_MIN_BLOCKS)
+/* Blocks stride over (row, part of the row) pairs: the answer, or a partial list. A TOPK_LIST
+ * row's values: Unroll positions a thread loads at once, MinBlocks its bound. */
+template <int Bytes, bool Float, typename R, int WarpSize, int Unroll, int MinBlocks>
+__global__ void __launch_bounds__(YAMR__TOPK_THREADS, MinBlocks)
 yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
                  yamr__topk_args a, typename yamr__topk_width<Bytes>::storage *values,
                  long long *indices, typename yamr__topk_width<Bytes>::storage empty)
@@ -922,7 +918,7 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
             yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
         bool has_bound;
         const R bound = yamr__topk_bound<R>(a, row, has_bound);
-        yamr__topk_scan<Team, WarpSize, yamr__topk_unroll<Bytes>()>(
+        yamr__topk_scan<Team, WarpSize, Unroll>(
             st, n > 0 ? n : 0, a.k, has_bound, bound,
             yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first));
         if (a.blocks_per_row == 1) {
@@ -935,41 +931,36 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
     }
 }
 
-/* Copies of the select scan in a select kernel: two (a warp per row, a block's part), each with
- * its lanes a constant, were 2-5% faster than one on an H100; sm_70-sm_75 and AMD, where that is
- * not measured, take one, whose unrolled sorts cost their compilers a quarter of the time (sm_75
+/* Copies of the select scan in a select kernel: the row's (2: a warp per row and a block's part,
+ * each with its lanes a constant) in a device pass for sm_80 or later, where two were measured
+ * faster; one elsewhere, whose unrolled sorts cost the compiler a quarter of the time (sm_75
  * ptxas: 3.8 CPU minutes for this file with two). */
-__host__ __device__ constexpr int yamr__topk_scan_copies()
+__host__ __device__ constexpr int yamr__topk_scan_copies(int row_copies)
 {
 #if defined(YAMR_DEVICE_SM80_OR_LATER)
-    return 2;
+    return row_copies;
 #else
-    return 1;
+    return row_copies < 1 ? row_copies : 1; /* at most one */
 #endif
-}
-
-/* Blocks per multiprocessor the registers of a select kernel with Q slots allow. */
-template <int Q>
-__host__ __device__ constexpr int yamr__topk_select_min_blocks()
-{
-    return Q <= 2 ? 3 : 2;
 }
 
 /*
  * Warp select (k <= Q * WarpSize): with a.warp_per_row, each warp of a block takes rows in turn
  * and writes each answer from its list; else blocks stride over (row, part of the row) pairs as
  * yamr_topk_kernel does, the block's warps scan the part side by side, then merge their lists
- * pairwise (log2 warps steps) and write the answer or the part's list.
+ * pairwise (log2 warps steps) and write the answer or the part's list. A TOPK_SELECT row's
+ * values: Vectors a thread loads at once, ScanCopies, and MinBlocks, the bound for Q slots.
  */
-template <int Bytes, bool Float, typename R, int WarpSize, int Q>
-__global__ void __launch_bounds__(YAMR__TOPK_THREADS, yamr__topk_select_min_blocks<Q>())
+template <int Bytes, bool Float, typename R, int WarpSize, int Q, int Vectors, int ScanCopies,
+          int MinBlocks>
+__global__ void __launch_bounds__(YAMR__TOPK_THREADS, MinBlocks)
 yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
                         yamr__topk_args a, typename yamr__topk_width<Bytes>::storage *values,
                         long long *indices, typename yamr__topk_width<Bytes>::storage empty)
 {
     typedef yamr__warp_select<WarpSize, Q, R, typename yamr__topk_width<Bytes>::storage> Select;
     constexpr int warps = YAMR__TOPK_THREADS / WarpSize;
-    constexpr int unroll = 4;
+    constexpr int unroll = Vectors;
     if (!yamr__warp_width_matches<WarpSize>()) return;
     extern __shared__ unsigned long long yamr__topk_smem[];
     __shared__ unsigned long long team_word;
@@ -991,7 +982,7 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
         }
         sel.open(lists + warp * Select::buffer, a.k, by_warp ? NULL : &team_word,
                  a.blocks_per_row > 1 ? (unsigned long long *)a.row_words + row : NULL);
-        if constexpr (yamr__topk_scan_copies() == 2) {
+        if constexpr (yamr__topk_scan_copies(ScanCopies) == 2) {
             if (by_warp)
                 yamr__select_scan<WarpSize, Q, unroll>(
                     sel, n, yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first), lane,

@@ -332,26 +332,31 @@ yamr_status yamr__make_plan(const yamr_context *ctx, yamr_call call, yamr_op op,
     return YAMR_SUCCESS;
 }
 
-/* Why a top-k plan: the CPU's split, or the GPU kernel and where its lists live. */
+/* Why a top-k plan: the CPU's split, or the GPU kernel and where its lists live, by the plan's
+ * row (TOPK_SELECT or TOPK_LIST). */
 static void topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why, size_t cap)
 {
     if (p->kernel == YAMR_KERNEL_CPU) {
         yamr__cpu_explain(&ctx->cpu, p, why, cap);
     } else {
+        const yamr__policy *row = yamr__policy_row(yamr__plan_policy(p));
         const unsigned slots = YAMR__PLAN_TOPK_SLOTS(p);
-        char lists[96];
+        char lists[128];
         if (slots)
-            snprintf(lists, sizeof lists, "each warp's own list in registers (%u per lane)",
-                     slots);
+            snprintf(lists, sizeof lists, "each warp's own list in registers (%u slots per "
+                                          "lane; the row's most, %d, hold k up to %d)",
+                     slots, row->topk.slots, row->topk.slots * ctx->info.warp_size);
         else
             snprintf(lists, sizeof lists, "a block's list in shared memory, in rounds");
         if (p->blocks_per_row > 1)
             snprintf(why, cap, "%d blocks per row, merged (%zu rows too few to fill %d "
                                "multiprocessors); %s", p->blocks_per_row, p->rows,
                      ctx->info.multiprocessors, lists);
+        else if (p->kernel == YAMR_KERNEL_LANES_PER_ROW)
+            snprintf(why, cap, "a warp per row (rows of at most %d elements); %s",
+                     row->topk.warp_cols, lists);
         else
-            snprintf(why, cap, "%s per row; %s",
-                     p->kernel == YAMR_KERNEL_LANES_PER_ROW ? "a warp" : "a block", lists);
+            snprintf(why, cap, "a block per row; %s", lists);
     }
 }
 

@@ -62,8 +62,9 @@ typedef enum {
 
 /* ---- The key's other parts, and what a row says of its kernel. ---- */
 
-/* The accumulator: one best (max, min, argmax, argmin), min+max, or softmax statistics. */
-enum { YAMR__ACC_ANY = 0, YAMR__ACC_BEST, YAMR__ACC_MINMAX, YAMR__ACC_SOFTMAX };
+/* The accumulator: one best (max, min, argmax, argmin), min+max, softmax statistics, or the k
+ * best ranks of a top-k call (src/topk.h). */
+enum { YAMR__ACC_ANY = 0, YAMR__ACC_BEST, YAMR__ACC_MINMAX, YAMR__ACC_SOFTMAX, YAMR__ACC_TOPK };
 
 /* The kernel shapes (one kernel template each; hip_kernels/). */
 enum {
@@ -74,18 +75,24 @@ enum {
     YAMR__SHAPE_BLOCK,        /* rows: a block per row */
     YAMR__SHAPE_SPLIT,        /* rows or segments: several blocks per row, the last merges */
     YAMR__SHAPE_SEGMENTS,     /* segments: a group, a warp or the block per segment */
+    YAMR__SHAPE_TOPK_SELECT,  /* top-k, k up to `slots` warps' width: each warp its own list in
+                                 registers (yamr_topk_select_kernel), a warp or blocks per row */
+    YAMR__SHAPE_TOPK_LIST,    /* top-k, larger k: a block's list in shared memory, in rounds of
+                                 its capacity (yamr_topk_kernel), a block or blocks per row */
     YAMR__SHAPE_COUNT
 };
 
 /* Index width rules: FIT, 32 bits where every index and the scan's furthest offset fit an int
  * (plan.c, index_bits_for), else 64; TEAM, 32 in the group and warp teams (short segments), 64
- * in the block team. */
-enum { YAMR__INDEX_32 = 0, YAMR__INDEX_64, YAMR__INDEX_FIT, YAMR__INDEX_TEAM };
+ * in the block team; RANK (top-k), one-word ranks (a 32-bit key and column) where the keys are 32
+ * bits and every column is below 2^32 - 1 (topk_shape.c), else a 64-bit key and column. */
+enum { YAMR__INDEX_32 = 0, YAMR__INDEX_64, YAMR__INDEX_FIT, YAMR__INDEX_TEAM, YAMR__INDEX_RANK };
 /* How the threads' results meet: shuffles within a group or warp; the block layer; the block
  * layer, then the last block of a row merges the partials (split_reduce.hpp); TEAM: by the
- * team a segment takes. */
+ * team a segment takes; TOPK: a team's sorted list (a block's warps merge theirs pairwise), and
+ * a row split over several blocks is merged by yamr_topk_merge_kernel, a block per row. */
 enum { YAMR__MERGE_NONE = 0, YAMR__MERGE_WARP, YAMR__MERGE_BLOCK, YAMR__MERGE_LAST_BLOCK,
-       YAMR__MERGE_TEAM };
+       YAMR__MERGE_TEAM, YAMR__MERGE_TOPK };
 /* How a synchronous call learns that it is done: ANSWER, its answer in marked words of mapped
  * host memory that the host polls (acc_best.hpp); SLOT, mapped result slots read after a stream
  * synchronize; STREAM, a stream synchronize (the outputs are the caller's device memory). An
@@ -112,7 +119,29 @@ enum { YAMR__DONE_HOST = 0, YAMR__DONE_ANSWER, YAMR__DONE_SLOT, YAMR__DONE_STREA
  *    one-block instances, the 64-bit-index instance.
  *  - block: the block algorithm, YAMR_VARIANT_AUTO for the plan's variant (AUTO's pick from
  *    the variant table, or the context's setting).
+ *  - top-k (hip_kernels/topk.hpp): TOPK_SELECT's vectors are the select scan's 16-byte vectors a
+ *    thread loads at once, its min_blocks the bound of the instances with fewer than the most
+ *    slots; TOPK_LIST's count is the positions a thread loads at once (whole groups of
+ *    YAMR__TOPK_GROUP_N appends), its min_blocks its bound; the rest is `topk`'s.
  */
+
+/* A top-k row's own values (0 in every other row). */
+typedef struct {
+    int slots;                 /* TOPK_SELECT: slots per lane of a warp's list at most: k up to
+                                  slots warps' width takes the select kernel */
+    int min_blocks_most_slots; /* TOPK_SELECT: the bound of the instance with the most slots */
+    int scan_copies;           /* TOPK_SELECT: 2, the select scan written out once for a warp per
+                                  row and once for a block's part (each with its lanes a
+                                  constant), or 1; a device pass before sm_80 takes 1
+                                  (yamr__topk_scan_copies) */
+    int warp_cols;             /* TOPK_SELECT: rows of at most this many elements take a warp */
+    int split_min, split_per_k; /* a block of a row split over several reads at least split_min
+                                   elements and split_per_k per k */
+} yamr__topk_tuning;
+#define YAMR__TOPK(slots, mb_most, copies, warp_cols, split_min, split_per_k)                  \
+    {slots, mb_most, copies, warp_cols, split_min, split_per_k}
+#define YAMR__NO_TOPK YAMR__TOPK(0, 0, 0, 0, 0, 0)
+
 typedef struct {
     const char *name;
     unsigned families; /* YAMR__FAM(family) bits */
@@ -127,41 +156,53 @@ typedef struct {
     int index; /* YAMR__INDEX_* */
     int merge; /* YAMR__MERGE_* */
     int done;  /* YAMR__DONE_* */
+    yamr__topk_tuning topk;
     const char *reason; /* one line: the measurement that set it, or the facts it is derived from */
 } yamr__policy;
 
 /* One helper per shape: the row's key, then its values in the order the shape reads them. The
  * generic X(id, families, esize, acc, shape, block, threads, vectors, vectors_one_block,
  * vectors_spread, lanes, count, warp_count, min_blocks, min_blocks_one_block, min_blocks_wide,
- * index, merge, done, reason) is what the table's users see. */
+ * index, merge, done, topk, reason) is what the table's users see. */
 #define YAMR__ROW_GRID(X, id, fam, esize, acc, threads, vectors, one_block, spread, mb,       \
                        mb_one_block, mb_wide, why)                                            \
     X(id, fam, esize, acc, YAMR__SHAPE_GRID, YAMR_VARIANT_AUTO, threads, vectors, one_block,   \
       spread, 0, 0, 0, mb, mb_one_block, mb_wide, YAMR__INDEX_FIT, YAMR__MERGE_LAST_BLOCK,     \
-      YAMR__DONE_ANSWER, why)
+      YAMR__DONE_ANSWER, YAMR__NO_TOPK, why)
 #define YAMR__ROW_SINGLE_BLOCK(X, id, fam, why)                                                \
     X(id, fam, 0, YAMR__ACC_ANY, YAMR__SHAPE_SINGLE_BLOCK, YAMR_VARIANT_AUTO, 0, 0, 0, 0, 0, 0, \
-      0, 0, 0, 0, YAMR__INDEX_32, YAMR__MERGE_BLOCK, YAMR__DONE_SLOT, why)
+      0, 0, 0, 0, YAMR__INDEX_32, YAMR__MERGE_BLOCK, YAMR__DONE_SLOT, YAMR__NO_TOPK, why)
 #define YAMR__ROW_LANES(X, id, fam, esize, threads, lanes, count, warp_count, mb, why)        \
     X(id, fam, esize, YAMR__ACC_ANY, YAMR__SHAPE_LANES, YAMR_VARIANT_WARP_SHUFFLE, threads, 0, \
       0, 0, lanes, count, warp_count, mb, 0, 0, YAMR__INDEX_32, YAMR__MERGE_WARP,              \
-      YAMR__DONE_STREAM, why)
+      YAMR__DONE_STREAM, YAMR__NO_TOPK, why)
 #define YAMR__ROW_BLOCK(X, id, fam, threads, vectors, mb, mb_wide, why)                        \
     X(id, fam, 0, YAMR__ACC_ANY, YAMR__SHAPE_BLOCK, YAMR_VARIANT_WARP_SHUFFLE, threads,        \
       vectors, 0, 0, 0, 0, 0, mb, 0, mb_wide, YAMR__INDEX_FIT, YAMR__MERGE_BLOCK,              \
-      YAMR__DONE_STREAM, why)
+      YAMR__DONE_STREAM, YAMR__NO_TOPK, why)
 #define YAMR__ROW_SPLIT(X, id, fam, threads, vectors, mb_wide, why)                            \
     X(id, fam, 0, YAMR__ACC_ANY, YAMR__SHAPE_SPLIT, YAMR_VARIANT_WARP_SHUFFLE, threads,        \
       vectors, 0, 0, 0, 0, 0, 0, 0, mb_wide, YAMR__INDEX_64, YAMR__MERGE_LAST_BLOCK,           \
-      YAMR__DONE_STREAM, why)
+      YAMR__DONE_STREAM, YAMR__NO_TOPK, why)
 #define YAMR__ROW_SEGMENTS(X, id, fam, esize, threads, lanes, count, warp_count, vectors, mb,  \
                            why)                                                                \
     X(id, fam, esize, YAMR__ACC_ANY, YAMR__SHAPE_SEGMENTS, YAMR_VARIANT_WARP_SHUFFLE, threads, \
       vectors, 0, 0, lanes, count, warp_count, mb, 0, 0, YAMR__INDEX_TEAM, YAMR__MERGE_TEAM,   \
-      YAMR__DONE_STREAM, why)
-#define YAMR__ROW_CPU(X, id, why)                                                              \
-    X(id, YAMR__CPU, 0, YAMR__ACC_ANY, YAMR__SHAPE_CPU, YAMR_VARIANT_AUTO, 0, 0, 0, 0, 0, 0, 0, \
-      0, 0, 0, YAMR__INDEX_64, YAMR__MERGE_NONE, YAMR__DONE_HOST, why)
+      YAMR__DONE_STREAM, YAMR__NO_TOPK, why)
+#define YAMR__ROW_CPU(X, id, acc, why)                                                         \
+    X(id, YAMR__CPU, 0, acc, YAMR__SHAPE_CPU, YAMR_VARIANT_AUTO, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   \
+      YAMR__INDEX_64, YAMR__MERGE_NONE, YAMR__DONE_HOST, YAMR__NO_TOPK, why)
+/* Top-k: the plan's variant is warp_shuffle, as every batched call's; the kernels merge with
+ * their own sorting networks, not a block algorithm. */
+#define YAMR__ROW_TOPK_SELECT(X, id, fam, threads, vectors, slots, mb, mb_most, copies,         \
+                              warp_cols, split_min, split_per_k, why)                          \
+    X(id, fam, 0, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_SELECT, YAMR_VARIANT_WARP_SHUFFLE, threads,  \
+      vectors, 0, 0, 0, 0, 0, mb, 0, 0, YAMR__INDEX_RANK, YAMR__MERGE_TOPK, YAMR__DONE_STREAM,  \
+      YAMR__TOPK(slots, mb_most, copies, warp_cols, split_min, split_per_k), why)
+#define YAMR__ROW_TOPK_LIST(X, id, fam, esize, threads, count, mb, split_min, split_per_k, why) \
+    X(id, fam, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST, YAMR_VARIANT_WARP_SHUFFLE, threads, \
+      0, 0, 0, 0, count, 0, mb, 0, 0, YAMR__INDEX_RANK, YAMR__MERGE_TOPK, YAMR__DONE_STREAM,    \
+      YAMR__TOPK(0, 0, 0, 0, split_min, split_per_k), why)
 
 /* The reasons the AMD rows share (each row adds its own fact). */
 #define YAMR__AMD_THREADS "256 threads: 4 waves of 64, one a SIMD of a CDNA CU"
@@ -176,11 +217,17 @@ typedef struct {
  * bounds (split 32-bit, one block, 64-bit). LANES: threads, group lanes, elements a group lane,
  * elements a warp lane, bound. BLOCK: threads, vectors, bounds (32-, 64-bit). SPLIT: threads,
  * vectors, bound. SEGMENTS: threads, group lanes, elements a group lane, elements a warp lane,
- * block-team vectors, bound.
+ * block-team vectors, bound. TOPK_SELECT: threads, vectors, most slots, bounds (fewer slots, the
+ * most), scan copies, warp rows' elements, split block's elements (at least, per k). TOPK_LIST:
+ * threads, positions a thread loads at once, bound, split block's elements (at least, per k).
  */
 #define YAMR__POLICY_TABLE(X)                                                                  \
     /* ---- the CPU backend: yamr__cpu_plan (src/cpu/) puts its threads and splits in the plan */ \
-    YAMR__ROW_CPU(X, cpu,                                                                      \
+    YAMR__ROW_CPU(X, cpu_topk, YAMR__ACC_TOPK,                                                 \
+                  "a threshold filter per row, a block's vectorized max first (cpu_topk.c); "  \
+                  "rows spread over threads, a few long rows cut into a range per thread of "  \
+                  "YAMR__CPU_TOPK_SPLIT_MIN elements and 16 per k at least (cpu_backend.c)")  \
+    YAMR__ROW_CPU(X, cpu, YAMR__ACC_ANY,                                                       \
                   "block scans of YAMR__CPU_BLOCK elements in index order; threads for at "    \
                   "least 256 KiB each, an array split in chunks of 16 blocks (5cae3b7)")       \
     /* ---- NVIDIA: measured on sm_90; sm_70 and sm_80 share the rows (YAMR__FAMILY_TABLE) */ \
@@ -219,6 +266,17 @@ typedef struct {
     YAMR__ROW_SEGMENTS(X, nv_segments_e8, YAMR__NV, 8, 256, 8, 16, 16, 4, 4,                   \
                        "groups of 8: 4 would hold 64 registers of elements a lane (bfd0bba); " \
                        "bound 4 (b12442d)")                                                    \
+    YAMR__ROW_TOPK_SELECT(X, nv_topk_select, YAMR__NV, 256, 4, 4, 3, 2, 2, 4096, 8192, 32,     \
+                          "4 slots (k <= 128): 8 took 183 us on 128 x 32000 k256, the shared " \
+                          "list 124 (818be90); bounds 3 and 2: 80 and 128 registers; a split " \
+                          "fills one wave of them (ac80388); 2 scan copies 2-5% faster "       \
+                          "(3f068b8); rows to 4096 a warp: 2048 or 65536 slower (ac80388)")    \
+    YAMR__ROW_TOPK_LIST(X, nv_topk_list_e8, YAMR__NV, 8, 256, 8, 4, 8192, 32,                  \
+                        "as nv_topk_list: 8 positions, 64 bytes a thread at once")             \
+    YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 16, 4, 8192, 32,                    \
+                        "16 positions a thread at once; bound 4, a split one wave of 4 blocks "\
+                        "an SM (9867452: 64 x 128256 k50 96.7 -> 72.8 us); flushes at 2k or "  \
+                        "256, not a full buffer (ebf7351)")                                    \
     /* ---- AMD wave64 (CDNA): derived from the facts, not measured */                        \
     YAMR__ROW_GRID(X, cdna_grid_e2, YAMR__CDNA, 2, YAMR__ACC_ANY, 256, 4, 4, 4, 1, 1, 1,       \
                    "derived, not measured: " YAMR__AMD_THREADS "; the loads and bounds of "   \
@@ -249,6 +307,16 @@ typedef struct {
                        "derived, not measured: 16 groups of 4 a wave of 64; bound 5")          \
     YAMR__ROW_SEGMENTS(X, cdna_segments_e8, YAMR__CDNA, 8, 256, 8, 16, 16, 4, 4,               \
                        "derived, not measured: 8 groups of 8 a wave of 64; bound 4")           \
+    YAMR__ROW_TOPK_SELECT(X, cdna_topk_select, YAMR__CDNA, 256, 4, 4, 3, 2, 1, 4096, 8192, 32, \
+                          "derived, not measured: nv_topk_select's values, k up to 256 in "    \
+                          "64-lane waves; " YAMR__AMD_BOUND "; one scan copy for the "         \
+                          "compiler's time (3f068b8)")                                         \
+    YAMR__ROW_TOPK_LIST(X, cdna_topk_list_e8, YAMR__CDNA, 8, 256, 8, 4, 8192, 32,              \
+                        "derived, not measured: as cdna_topk_list")                            \
+    YAMR__ROW_TOPK_LIST(X, cdna_topk_list, YAMR__CDNA, 0, 256, 16, 4, 8192, 32,                \
+                        "derived, not measured: nv_topk_list's values; a list and buffer "     \
+                        "take 24 or 40 KiB of a CU's 64 KiB LDS, so 2 or 1 blocks a CU, not "  \
+                        "the 4 a split plans for")                                             \
     /* ---- AMD wave32 (RDNA): derived from the facts, not measured */                        \
     YAMR__ROW_GRID(X, rdna_grid_e2, YAMR__RDNA, 2, YAMR__ACC_ANY, 256, 4, 4, 4, 1, 1, 1,       \
                    "derived, not measured: " YAMR__RDNA_THREADS "; the loads of nv_grid_e2")  \
@@ -277,7 +345,15 @@ typedef struct {
     YAMR__ROW_SEGMENTS(X, rdna_segments_e4, YAMR__RDNA, 4, 256, 4, 32, 16, 4, 5,               \
                        "derived, not measured: 8 groups of 4 a wave of 32, as an NVIDIA warp") \
     YAMR__ROW_SEGMENTS(X, rdna_segments_e8, YAMR__RDNA, 8, 256, 8, 16, 16, 4, 4,               \
-                       "derived, not measured: 4 groups of 8 a wave of 32, as an NVIDIA warp")
+                       "derived, not measured: 4 groups of 8 a wave of 32, as an NVIDIA warp") \
+    YAMR__ROW_TOPK_SELECT(X, rdna_topk_select, YAMR__RDNA, 256, 4, 4, 3, 2, 1, 4096, 8192, 32, \
+                          "derived, not measured: nv_topk_select's values, 32-lane waves as "  \
+                          "an NVIDIA warp; one scan copy for the compiler's time (3f068b8)")   \
+    YAMR__ROW_TOPK_LIST(X, rdna_topk_list_e8, YAMR__RDNA, 8, 256, 8, 4, 8192, 32,              \
+                        "derived, not measured: as rdna_topk_list")                            \
+    YAMR__ROW_TOPK_LIST(X, rdna_topk_list, YAMR__RDNA, 0, 256, 16, 4, 8192, 32,                \
+                        "derived, not measured: nv_topk_list's values; a list and buffer "     \
+                        "take 24 or 40 KiB of a CU's 64 KiB LDS (a WGP's 128 KiB)")
 
 /* Row ids: YAMR__POLICY_<id>, in table order from 1; 0 is no row (a plan made without one). */
 typedef enum {
@@ -290,14 +366,14 @@ typedef enum {
 
 /* The row's initializer. */
 #define YAMR__POLICY_INIT(id, fam, esize, acc, shape, block, threads, v, v1, vs, lanes, count,  \
-                          wcount, mb, mb1, mbw, index, merge, done, why)                       \
+                          wcount, mb, mb1, mbw, index, merge, done, topk, why)                 \
     {#id, fam, esize, acc, shape, block, threads, v, v1, vs, lanes, count, wcount, mb, mb1, mbw, \
-     index, merge, done, why},
+     index, merge, done, topk, why},
 
 /* The empty row of YAMR__POLICY_NONE, yamr__policies[0]. */
 #define YAMR__POLICY_NONE_ROW                                                                  \
     {"none", 0u, 0, YAMR__ACC_ANY, YAMR__SHAPE_CPU, YAMR_VARIANT_AUTO, 0, 0, 0, 0, 0, 0, 0, 0, \
-     0, 0, YAMR__INDEX_64, YAMR__MERGE_NONE, YAMR__DONE_HOST, "no policy row"},
+     0, 0, YAMR__INDEX_64, YAMR__MERGE_NONE, YAMR__DONE_HOST, YAMR__NO_TOPK, "no policy row"},
 
 /* The rows by id. */
 extern const yamr__policy yamr__policies[YAMR__POLICY_COUNT];

@@ -38,15 +38,25 @@ typedef struct {
 /* GPU backend (hip_kernels/topk.hip; gpu_none.c without a GPU backend). */
 yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *call, char *err, size_t errlen);
 
+/* A row split over several blocks takes at most this many: the merge kernel reads a position of
+ * every block's list in one group of its appends (YAMR__TOPK_THREADS x YAMR__TOPK_GROUP_N,
+ * hip_kernels/topk.hpp; topk.hip checks it). */
+#define YAMR__TOPK_MAX_BLOCKS_PER_ROW 1024
+/* Grid cap: the kernels stride over their rows. */
+#define YAMR__TOPK_MAX_GRID ((size_t)1 << 20)
+
 /*
  * The GPU plan of a top-k call (src/topk_shape.c, pure: tests call it with made-up devices):
- * fills plan->kernel, blocks_per_row, grid_blocks, block_threads, index_bits, vector_loads and
- * YAMR__PLAN_TOPK_SLOTS from the device's facts, the shape and k. plan->call, op, dtype, rows, cols and the rest are the caller's.
+ * the policy row (YAMR__PLAN_POLICY: the family's TOPK_SELECT row where k fits a warp's list
+ * of its most slots, else its TOPK_LIST row, src/policy.h) and, from that row's values, the
+ * device's facts, the shape and k: plan->kernel, blocks_per_row, grid_blocks, block_threads,
+ * index_bits, vector_loads and YAMR__PLAN_TOPK_SLOTS. plan->call, op, dtype, rows, cols and the
+ * rest are the caller's.
  */
 void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols, size_t k,
                           size_t elem_size, yamr_plan *plan);
 /* Slots per lane of the select kernel's warp lists for k (a power of two), or 0 where k needs
- * more than a warp's registers hold (the shared-list kernel runs). */
+ * more than the family's TOPK_SELECT row allows (the shared-list kernel runs). */
 unsigned yamr__topk_select_slots(const yamr_device_info *dev, size_t k);
 
 #ifdef __cplusplus

@@ -1,61 +1,66 @@
 /* SPDX-License-Identifier: MIT */
-/* The GPU plan of a top-k call (src/topk.h); the kernels are hip_kernels/topk.hpp's. */
+/* The GPU plan of a top-k call (src/topk.h): its policy row (src/policy.h: TOPK_SELECT or
+ * TOPK_LIST, by k) and the shape that row's values give; the kernels are hip_kernels/topk.hpp's,
+ * launched with the row's constants (hip_kernels/topk.hip). */
 #include "topk.h"
 
-/* Threads of a top-k block (YAMR__TOPK_THREADS in topk.hpp). */
-#define YAMR__TOPK_BLOCK_THREADS 256
-/* Rows of at most this many elements take a warp each; longer ones a block or several. */
-#define YAMR__TOPK_WARP_COLS 4096
-/* A block of a row split over several reads at least this many elements, and 32 per k. */
-#define YAMR__TOPK_SPLIT_MIN 8192
-/* The most blocks per row: a group of the merge kernel's appends (256 threads x 4). */
-#define YAMR__TOPK_MAX_BLOCKS_PER_ROW 1024
-/* Grid cap: the kernels stride over their rows. */
-#define YAMR__TOPK_MAX_GRID ((size_t)1 << 20)
-
-/* Slots per lane of the select kernel's lists, at most (yamr__topk_select_slots() in topk.hpp). */
-#define YAMR__TOPK_SELECT_SLOTS 4
-
-/* Blocks a split aims for per multiprocessor, all rows together: one wave of the kernel that
- * runs, as many as its launch bounds let stay resident (topk.hpp: YAMR__TOPK_MIN_BLOCKS for the
- * shared list, yamr__topk_select_min_blocks() for warp select). */
-static size_t blocks_per_unit(unsigned slots)
+/* The top-k row of a device's family for elements of `elem_size` bytes and a shape. */
+static const yamr__policy *topk_row(const yamr_device_info *dev, size_t elem_size, int shape)
 {
-    return slots == 0 ? 4 : slots <= 2 ? 3 : 2;
+    return yamr__policy_row(
+        yamr__policy_find(yamr__device_family(dev), (int)elem_size, YAMR__ACC_TOPK, shape));
+}
+
+/* Slots per lane (a power of two) of a warp's list of at least k ranks, or 0 where that takes
+ * more than `most`. */
+static unsigned select_slots(unsigned most, int warp_size, size_t k)
+{
+    unsigned q = 1;
+    while ((size_t)q * (size_t)warp_size < k) q *= 2;
+    return q <= most ? q : 0;
 }
 
 unsigned yamr__topk_select_slots(const yamr_device_info *dev, size_t k)
 {
-    unsigned q = 1;
-    while ((size_t)q * (size_t)dev->warp_size < k) q *= 2;
-    return q <= YAMR__TOPK_SELECT_SLOTS ? q : 0;
+    /* every element size has the same select row (test_plan.c checks each has one) */
+    const yamr__policy *row = topk_row(dev, 4, YAMR__SHAPE_TOPK_SELECT);
+    return select_slots((unsigned)row->topk.slots, dev->warp_size, k);
 }
 
 void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols, size_t k,
                           size_t elem_size, yamr_plan *plan)
 {
     size_t grid;
-    unsigned slots = yamr__topk_select_slots(dev, k);
-    plan->block_threads = YAMR__TOPK_BLOCK_THREADS;
+    const yamr__policy *select = topk_row(dev, elem_size, YAMR__SHAPE_TOPK_SELECT);
+    const unsigned most = (unsigned)select->topk.slots;
+    unsigned slots = select_slots(most, dev->warp_size, k);
     /* a rank is a key and a column in one word where both fit: 32-bit keys (elements of up to 4
      * bytes), columns below 2^32 - 1 (the bottom's complement) */
     plan->index_bits = elem_size <= 4 && cols < (size_t)UINT32_MAX ? 32 : 64;
     /* wide ranks of narrow keys: the select kernel only with the most slots (topk.hpp,
      * yamr__topk_slots_held) */
-    if (slots > 0 && elem_size <= 4 && plan->index_bits == 64) slots = YAMR__TOPK_SELECT_SLOTS;
+    if (slots > 0 && elem_size <= 4 && plan->index_bits == 64) slots = most;
+    const yamr__policy *row = slots > 0 ? select : topk_row(dev, elem_size, YAMR__SHAPE_TOPK_LIST);
+    YAMR__PLAN_POLICY(plan) = (uint32_t)(row - yamr__policies);
+    plan->block_threads = row->threads;
     plan->vector_loads = slots > 0;
     YAMR__PLAN_TOPK_SLOTS(plan) = slots;
-    if (slots > 0 && cols <= YAMR__TOPK_WARP_COLS) {
-        const size_t warps = YAMR__TOPK_BLOCK_THREADS / (size_t)dev->warp_size;
+    if (slots > 0 && cols <= (size_t)row->topk.warp_cols) {
+        const size_t warps = (size_t)row->threads / (size_t)dev->warp_size;
         plan->kernel = YAMR_KERNEL_LANES_PER_ROW;
         plan->shape = YAMR_ROWS_WARP_PER_ROW;
         YAMR__PLAN_LANES_PER_ROW(plan) = (uint32_t)dev->warp_size;
         plan->blocks_per_row = 1;
         grid = (rows + warps - 1) / warps;
     } else {
-        const size_t per_block = YAMR__TOPK_SPLIT_MIN > 32 * k ? YAMR__TOPK_SPLIT_MIN : 32 * k;
+        const size_t per_k = (size_t)row->topk.split_per_k * k;
+        const size_t per_block = (size_t)row->topk.split_min > per_k ? (size_t)row->topk.split_min
+                                                                     : per_k;
+        /* one wave of the kernel that runs: as many blocks a multiprocessor as its launch bounds
+         * let stay resident (the select kernel's with the most slots have their own bound) */
+        const int resident = slots == most ? row->topk.min_blocks_most_slots : row->min_blocks;
         /* rounded down: a grid of one wave, not one and a bit */
-        const size_t want = (size_t)dev->multiprocessors * blocks_per_unit(slots) / rows;
+        const size_t want = (size_t)dev->multiprocessors * (size_t)resident / rows;
         const size_t fit = cols / per_block;
         size_t bpr = want < fit ? want : fit;
         if (bpr > YAMR__TOPK_MAX_BLOCKS_PER_ROW) bpr = YAMR__TOPK_MAX_BLOCKS_PER_ROW;

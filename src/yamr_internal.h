@@ -116,13 +116,15 @@ const yamr__variant_info *yamr__select_variant(const yamr_device_info *dev, yamr
  * or 0 for the shared list of a block (rounds of its capacity). */
 #define YAMR__PLAN_TOPK_SLOTS(plan) ((plan)->internal[2])
 /* GPU plans: the policy row the call runs (src/policy.h: a yamr__policy_id; 0 for a plan made
- * without one, as top-k's): the launchers take the kernel instance's constants from it. A CPU
- * plan's words are the CPU backend's (src/cpu/cpu_backend.h); its row is the CPU row:
- * yamr__plan_policy(). */
+ * without one): the launchers take the kernel instance's constants from it. A CPU plan's words
+ * are the CPU backend's (src/cpu/cpu_backend.h); its row is a CPU row (cpu_topk for a top-k
+ * call, else cpu): yamr__plan_policy(). */
 #define YAMR__PLAN_POLICY(plan) ((plan)->internal[3])
 static inline int yamr__plan_policy(const yamr_plan *plan)
 {
-    return plan->kernel == YAMR_KERNEL_CPU ? (int)YAMR__POLICY_cpu : (int)YAMR__PLAN_POLICY(plan);
+    if (plan->kernel == YAMR_KERNEL_CPU)
+        return plan->call == YAMR_CALL_TOPK ? (int)YAMR__POLICY_cpu_topk : (int)YAMR__POLICY_cpu;
+    return (int)YAMR__PLAN_POLICY(plan);
 }
 
 /* ---- The reduction result every backend produces. ---- */

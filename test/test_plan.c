@@ -13,6 +13,7 @@
 
 #include "batch_fixture.h"
 #include "context.h"
+#include "topk.h"
 #include "yamr_internal.h"
 
 /* ---- the shape choice, on made-up devices (pure C) ---- */
@@ -178,9 +179,26 @@ static void every_family_has_its_rows(void)
                 expect_row((yamr__family)f, esize, YAMR__ACC_BEST, YAMR__SHAPE_SEGMENTS);
             if (s->lanes < 1 || w % s->lanes || YAMR__BLOCK_THREADS % s->lanes || s->vectors < 1)
                 failf("row %s: groups must divide the warp and the block", s->name);
+            const yamr__policy *ts =
+                expect_row((yamr__family)f, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_SELECT);
+            if (ts->topk.slots < 1 || (ts->topk.slots & (ts->topk.slots - 1)) || ts->vectors < 1 ||
+                ts->min_blocks < 1 || ts->topk.min_blocks_most_slots < 1 ||
+                ts->topk.scan_copies < 1 || ts->topk.scan_copies > 2 || ts->topk.warp_cols < 1 ||
+                ts->topk.split_min < 1 || ts->topk.split_per_k < 1)
+                failf("row %s: slots (a power of two), vectors, bounds, scan copies (1 or 2) or "
+                      "split sizes out of range", ts->name);
+            const yamr__policy *tl =
+                expect_row((yamr__family)f, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
+            if (tl->count < 4 || tl->count % 4 || tl->min_blocks < 1 || tl->topk.slots != 0 ||
+                tl->topk.split_min < 1 || tl->topk.split_per_k < 1)
+                failf("row %s: a thread's loads must be whole groups of 4 appends (topk.hpp, "
+                      "YAMR__TOPK_GROUP_N), bounds and split sizes positive", tl->name);
         }
     }
     expect_row(YAMR__FAMILY_CPU, 4, YAMR__ACC_BEST, YAMR__SHAPE_CPU);
+    if (expect_row(YAMR__FAMILY_CPU, 4, YAMR__ACC_TOPK, YAMR__SHAPE_CPU) !=
+        &yamr__policies[YAMR__POLICY_cpu_topk])
+        failf("the CPU's top-k row is not cpu_topk");
     /* row names are unique, and each id names its row */
     for (int i = 1; i < YAMR__POLICY_COUNT; ++i)
         for (int j = i + 1; j < YAMR__POLICY_COUNT; ++j)
@@ -206,7 +224,8 @@ static void rows_keep_the_width_readable(void)
         const int args[] = {r->vectors, r->vectors_one_block, r->lanes,
                             r->shape == YAMR__SHAPE_SEGMENTS ? r->lanes * r->count : r->count,
                             r->warp_count, r->min_blocks, r->min_blocks_one_block,
-                            r->min_blocks_wide};
+                            r->min_blocks_wide, r->topk.slots, r->topk.min_blocks_most_slots,
+                            r->topk.scan_copies};
         for (size_t a = 0; a < sizeof args / sizeof args[0]; ++a)
             if (args[a] == other)
                 failf("row %s: a template argument of %d, the other warp width", r->name, other);
@@ -248,6 +267,18 @@ static void registry_holds_every_row(void)
                 }
         }
     }
+    /* top-k: the select and list rows of every element size (topk.hip) */
+    for (int f = YAMR__FAMILY_SM70; f < YAMR__FAMILY_COUNT; ++f)
+        for (int d = 0; d < YAMR_DTYPE_COUNT; ++d)
+            for (int shape = YAMR__SHAPE_TOPK_SELECT; shape <= YAMR__SHAPE_TOPK_LIST; ++shape) {
+                const yamr__policy_id id = yamr__policy_find(
+                    (yamr__family)f, (int)yamr_dtype_size((yamr_dtype)d), YAMR__ACC_TOPK, shape);
+                if (yamr__gpu_policy_held(id, (yamr_dtype)d, YAMR__ACC_TOPK) != built[f])
+                    failf("family %s: top-k row %s for %s is %s, the family's reductions' %s",
+                          yamr__family_name((yamr__family)f), yamr__policy_row(id)->name,
+                          yamr_dtype_name((yamr_dtype)d), built[f] ? "not held" : "held",
+                          built[f] ? "are" : "are not");
+            }
     if (built[YAMR__FAMILY_SM70] != built[YAMR__FAMILY_SM90] ||
         built[YAMR__FAMILY_SM80] != built[YAMR__FAMILY_SM90] ||
         built[YAMR__FAMILY_CDNA] != built[YAMR__FAMILY_RDNA] ||
@@ -286,6 +317,16 @@ static void sm90_rows_are_the_measured_ones(void)
         s4->count != 32 || s4->warp_count != 16 || s4->min_blocks != 5 || s8->lanes != 8 ||
         s8->count != 16 || s8->min_blocks != 4)
         failf("sm_90 batched rows differ from the measured constants");
+    const yamr__policy *ts = expect_row(f, 4, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_SELECT);
+    const yamr__policy *tl = expect_row(f, 4, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
+    const yamr__policy *tl2 = expect_row(f, 2, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
+    const yamr__policy *tl8 = expect_row(f, 8, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
+    if (ts->threads != 256 || ts->vectors != 4 || ts->topk.slots != 4 || ts->min_blocks != 3 ||
+        ts->topk.min_blocks_most_slots != 2 || ts->topk.scan_copies != 2 ||
+        ts->topk.warp_cols != 4096 || ts->topk.split_min != 8192 || ts->topk.split_per_k != 32 ||
+        tl->count != 16 || tl2->count != 16 || tl8->count != 8 || tl->min_blocks != 4 ||
+        tl8->min_blocks != 4 || tl->topk.split_min != 8192 || tl->topk.split_per_k != 32)
+        failf("sm_90 top-k rows differ from the measured constants");
 }
 
 /* A context with made-up device facts, for the planner only: no call reaches its `gpu` (grid-wide
@@ -336,6 +377,39 @@ static void expect_plan_row(yamr_context *ctx, yamr_call call, yamr_dtype dtype,
     }
 }
 
+/* A top-k plan on ctx names the row the table has for its family, element size and the kernel
+ * k needs (warp select where the select slots hold k, else the shared list), with its threads,
+ * and its description says so. */
+static void expect_topk_row(yamr_context *ctx, yamr_dtype dtype, size_t rows, size_t cols,
+                            size_t k)
+{
+    yamr_plan plan;
+    const yamr_status s = yamr_plan_for_topk(ctx, YAMR_OP_ARGMAX, dtype, rows, cols, k, &plan);
+    if (s != YAMR_SUCCESS)
+        failf("%s: top-k plan of %s, %zu x %zu, k %zu: %s", ctx->info.arch,
+              yamr_dtype_name(dtype), rows, cols, k, yamr_status_string(s));
+    const int shape = yamr__topk_select_slots(&ctx->info, k) ? YAMR__SHAPE_TOPK_SELECT
+                                                             : YAMR__SHAPE_TOPK_LIST;
+    const yamr__policy_id want =
+        yamr__policy_find(ctx->family, (int)yamr_dtype_size(dtype), YAMR__ACC_TOPK, shape);
+    const yamr__policy *row = yamr__policy_row(want);
+    if (want == YAMR__POLICY_NONE || YAMR__PLAN_POLICY(&plan) != (uint32_t)want ||
+        yamr__plan_policy(&plan) != (int)want || row->shape != shape)
+        failf("%s: top-k %s, %zu x %zu, k %zu: the plan names row %s, the table says %s",
+              ctx->info.arch, yamr_dtype_name(dtype), rows, cols, k,
+              yamr__policy_row((int)YAMR__PLAN_POLICY(&plan))->name, row->name);
+    if (plan.block_threads != row->threads ||
+        (shape == YAMR__SHAPE_TOPK_SELECT) != (YAMR__PLAN_TOPK_SLOTS(&plan) != 0))
+        failf("%s: row %s: %d threads, the plan %d; slots %u", ctx->info.arch, row->name,
+              row->threads, plan.block_threads, (unsigned)YAMR__PLAN_TOPK_SLOTS(&plan));
+    char line[640];
+    yamr__describe_plan(ctx, &plan, line, sizeof line);
+    if (!strstr(line, row->name) || !strstr(line, yamr__family_name(ctx->family)))
+        failf("%s: the top-k description does not name row %s: %s", ctx->info.arch, row->name,
+              line);
+    if (!strcmp(ctx->info.arch, "sm_90") && cols == 128256) printf("  %s\n", line);
+}
+
 void test_policy_table(void **state)
 {
     (void)state;
@@ -379,6 +453,13 @@ void test_policy_table(void **state)
                         YAMR__SHAPE_SEGMENTS);
         expect_plan_row(&ctx, YAMR_CALL_SEGMENTS, YAMR_DTYPE_F32, 3, 0, YAMR__ACC_BEST,
                         YAMR__SHAPE_SPLIT);
+        /* top-k: warp select (a warp per row, a block per row, a split row), the shared list */
+        expect_topk_row(&ctx, YAMR_DTYPE_F32, 65536, 128, 4);
+        expect_topk_row(&ctx, YAMR_DTYPE_F32, 1024, 32000, 8);
+        expect_topk_row(&ctx, YAMR_DTYPE_BF16, 64, 128256, 50);
+        expect_topk_row(&ctx, YAMR_DTYPE_F64, 128, 32000, 256);
+        expect_topk_row(&ctx, YAMR_DTYPE_I32, 1, (size_t)1 << 26, 1024);
+        expect_topk_row(&ctx, YAMR_DTYPE_F16, 16, 5000, 300);
         /* a variant libyamr holds no split instance of: one block of a thread per element */
         ctx.variant = YAMR_VARIANT_SHARED_TREE;
         expect_plan_row(&ctx, YAMR_CALL_REDUCE, YAMR_DTYPE_F32, 1, 100, YAMR__ACC_BEST,
@@ -395,6 +476,11 @@ void test_policy_table(void **state)
     char line[640];
     assert_int_equal(yamr_plan_describe(cpu, &plan, line, sizeof line), YAMR_SUCCESS);
     if (!strstr(line, "policy cpu")) failf("the CPU plan's description: %s", line);
+    assert_int_equal(yamr_plan_for_topk(cpu, YAMR_OP_MAX, YAMR_DTYPE_F32, 10, 100, 5, &plan),
+                     YAMR_SUCCESS);
+    assert_int_equal(yamr__plan_policy(&plan), YAMR__POLICY_cpu_topk);
+    assert_int_equal(yamr_plan_describe(cpu, &plan, line, sizeof line), YAMR_SUCCESS);
+    if (!strstr(line, "policy cpu_topk")) failf("the CPU top-k plan's description: %s", line);
     yamr_destroy(cpu);
     end_test("policy table");
 }
