@@ -139,7 +139,8 @@ extern "C" int yamr__gpu_policy_held(int policy, yamr_dtype dtype, int acc)
         return yamr__with_policy(policy, [](auto) {});
     case YAMR__SHAPE_CPU: return 0;
     case YAMR__SHAPE_TOPK_SELECT:
-    case YAMR__SHAPE_TOPK_LIST: return acc == YAMR__ACC_TOPK && yamr__gpu_topk_policy_held(policy, dtype);
+    case YAMR__SHAPE_TOPK_LIST:
+        return acc == YAMR__ACC_TOPK && yamr__gpu_topk_policy_held(policy, dtype);
     default: return yamr__gpu_batch_policy_held(policy, dtype, acc);
     }
 }

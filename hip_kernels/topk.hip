@@ -58,7 +58,8 @@ static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream
         }
     }
     /* the bound: the most slots' registers, or fewer slots' */
-    constexpr int min_blocks = Q == row.topk.slots ? row.topk.min_blocks_most_slots : row.min_blocks;
+    constexpr int min_blocks =
+        Q == row.topk.slots ? row.topk.min_blocks_most_slots : row.min_blocks;
     yamr_topk_select_kernel<Bytes, Float, R, W, Q, row.vectors, row.topk.scan_copies, min_blocks>
         <<<p->grid_blocks, row.threads, yamr__topk_select_smem<Bytes, W, Q, R>(), stream>>>(
             in, a, values, indices, empty);

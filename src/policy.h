@@ -274,9 +274,9 @@ typedef struct {
     YAMR__ROW_TOPK_LIST(X, nv_topk_list_e8, YAMR__NV, 8, 256, 8, 4, 8192, 32,                  \
                         "as nv_topk_list: 8 positions, 64 bytes a thread at once")             \
     YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 16, 4, 8192, 32,                    \
-                        "16 positions a thread at once; bound 4, a split one wave of 4 blocks "\
-                        "an SM (9867452: 64 x 128256 k50 96.7 -> 72.8 us); flushes at 2k or "  \
-                        "256, not a full buffer (ebf7351)")                                    \
+                        "16 positions (64 bytes of 4-byte elements) a thread at once, bound "  \
+                        "4: set with the kernel (ebf7351); a split one wave of 4 blocks an SM "\
+                        "(9867452: 64 x 128256 k50 96.7 -> 72.8 us)")                          \
     /* ---- AMD wave64 (CDNA): derived from the facts, not measured */                        \
     YAMR__ROW_GRID(X, cdna_grid_e2, YAMR__CDNA, 2, YAMR__ACC_ANY, 256, 4, 4, 4, 1, 1, 1,       \
                    "derived, not measured: " YAMR__AMD_THREADS "; the loads and bounds of "   \
