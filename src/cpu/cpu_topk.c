@@ -22,6 +22,7 @@
  * sorted). Every answer is the same
  * for any thread count: the order is total (key, then index).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,7 @@
  * within the block (short rows, where T is still low). */
 #define YAMR__TOPK_CPU_BLOCK 512
 #define YAMR__TOPK_CPU_MARKS 64
+#define YAMR__TOPK_CPU_BLOCK_F32 128
 /* Candidates a buffer holds beyond 2k before it keeps its k best: few, so that T rises early
  * (each keep costs O(2k + slack) per k + slack candidates, a constant per candidate). */
 #define YAMR__TOPK_CPU_SLACK 32
@@ -269,6 +271,29 @@ YAMR__CPU_INLINE size_t best_sorted(entry *e, size_t count, size_t k)
 /* Candidates a buffer takes before it keeps its k best (> k). */
 static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
 
+/* most[l] = the largest (MIN: least) number of f32 elements begin + l, begin + l + L, ...
+ * below end, NaNs skipped by the compare's order; -inf (MIN: +inf) where a lane has none. */
+YAMR__CPU_INLINE void f32_lane_extremes(const void *row, size_t begin, size_t end, int is_min,
+                                        size_t lanes, float *most)
+{
+    const float *x = (const float *)row;
+    for (size_t l = 0; l < lanes; ++l) most[l] = is_min ? HUGE_VALF : -HUGE_VALF;
+    size_t i = begin;
+    if (!is_min) {
+        for (; end - i >= lanes; i += lanes) {
+            _Pragma("omp simd")
+            for (size_t l = 0; l < lanes; ++l) most[l] = x[i + l] > most[l] ? x[i + l] : most[l];
+        }
+        for (size_t l = 0; i + l < end; ++l) most[l] = x[i + l] > most[l] ? x[i + l] : most[l];
+    } else {
+        for (; end - i >= lanes; i += lanes) {
+            _Pragma("omp simd")
+            for (size_t l = 0; l < lanes; ++l) most[l] = x[i + l] < most[l] ? x[i + l] : most[l];
+        }
+        for (size_t l = 0; i + l < end; ++l) most[l] = x[i + l] < most[l] ? x[i + l] : most[l];
+    }
+}
+
 /*
  * Lane maxima: lane l of L keeps the largest key of elements begin + l, begin + l + L, ...; the
  * k-th largest of them (k <= L) is a floor for the top k: those k lanes' maxima are k distinct
@@ -281,6 +306,17 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
         Key lane[L];                                                                           \
         for (size_t l = 0; l < L; ++l) lane[l] = 0;                                            \
         size_t i = begin;                                                                      \
+        if (W == 32 && t == YAMR_DTYPE_F32) {                                                  \
+            /* in f32's own order, then L keys (a lane of NaNs only: -inf, a lower floor) */    \
+            float most[L];                                                                     \
+            f32_lane_extremes(row, begin, end, flip != 0, L, most);                            \
+            for (size_t l = 0; l < L; ++l) {                                                   \
+                uint32_t bits;                                                                 \
+                memcpy(&bits, &most[l], 4);                                                    \
+                lane[l] = (Key)(yamr__ord_f32(bits) ^ (uint32_t)flip);                         \
+            }                                                                                  \
+            i = end;                                                                           \
+        }                                                                                      \
         for (; end - i >= L; i += L) {                                                         \
             _Pragma("omp simd")                                                                \
             for (size_t l = 0; l < L; ++l) {                                                   \
@@ -334,6 +370,78 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
     }
 
 /*
+ * f32 in its own order: the float bound equivalent to "key >= floor" over numbers (MAX: x >=
+ * *bound, MIN: x <= *bound), where a float compare or max costs an instruction and the key
+ * several. Returns 0 when no number has such a key (only NaNs do, under YAMR_NAN_PROPAGATE).
+ * Exact but for MIN at key(+0) - 1, where the bound -0.0 also passes the zeros: a superset,
+ * which every caller re-checks or ranks.
+ */
+YAMR__CPU_INLINE int f32_bound(uint32_t floor, int is_min, float *bound)
+{
+    const uint32_t ord_neg_inf = 0x007fffffu, ord_pos_inf = 0xff800000u;
+    const uint32_t ord = is_min ? ~floor : floor; /* MAX: ord(x) >= ord; MIN: ord(x) <= ord */
+    if (is_min ? ord < ord_neg_inf : ord > ord_pos_inf) return 0;
+    if (is_min ? ord >= ord_pos_inf : ord <= ord_neg_inf) {
+        *bound = is_min ? HUGE_VALF : -HUGE_VALF;
+        return 1;
+    }
+    const uint32_t bits = (ord & 0x80000000u) ? ord & 0x7fffffffu : ~ord;
+    memcpy(bound, &bits, 4);
+    return 1;
+}
+
+/* Whether f32 elements [i, i + len) may hold a key >= floor: their max (MIN: min) against
+ * f32_bound, NaNs skipped by the compare's order, then under YAMR_NAN_PROPAGATE any NaN. A
+ * superset: the caller marks by key. */
+YAMR__CPU_INLINE int f32_block_may_pass(const void *row, size_t i, size_t len, int is_min,
+                                        int nan_ignore, uint32_t floor)
+{
+    const float *x = (const float *)row + i;
+    float bound;
+    if (f32_bound(floor, is_min, &bound)) {
+        if (!is_min) {
+            float m = -HUGE_VALF;
+            _Pragma("omp simd reduction(max : m)")
+            for (size_t j = 0; j < len; ++j) m = x[j] > m ? x[j] : m;
+            if (m >= bound) return 1;
+        } else {
+            float m = HUGE_VALF;
+            _Pragma("omp simd reduction(min : m)")
+            for (size_t j = 0; j < len; ++j) m = x[j] < m ? x[j] : m;
+            if (m <= bound) return 1;
+        }
+    }
+    if (nan_ignore) return 0;
+    int nan = 0;
+    _Pragma("omp simd reduction(| : nan)")
+    for (size_t j = 0; j < len; ++j) nan |= x[j] != x[j];
+    return nan;
+}
+
+/* marks[j] = whether f32 element i + j may have a key >= floor (f32_block_may_pass's
+ * superset, element by element). */
+YAMR__CPU_INLINE void f32_marks(const void *row, size_t i, size_t len, int is_min,
+                                int nan_ignore, uint32_t floor, unsigned char *marks)
+{
+    const float *x = (const float *)row + i;
+    float bound;
+    const int numbers = f32_bound(floor, is_min, &bound);
+    const unsigned char nan_passes = (unsigned char)!nan_ignore;
+    if (!numbers) {
+        _Pragma("omp simd")
+        for (size_t j = 0; j < len; ++j) marks[j] = (unsigned char)(nan_passes & (x[j] != x[j]));
+    } else if (!is_min) {
+        _Pragma("omp simd")
+        for (size_t j = 0; j < len; ++j)
+            marks[j] = (unsigned char)((x[j] >= bound) | (nan_passes & (x[j] != x[j])));
+    } else {
+        _Pragma("omp simd")
+        for (size_t j = 0; j < len; ++j)
+            marks[j] = (unsigned char)((x[j] <= bound) | (nan_passes & (x[j] != x[j])));
+    }
+}
+
+/*
  * range##W: the k best of row elements [begin, end) (positions count from the row's start), in
  * buf[0, returned count), best first; the count is k, or fewer when fewer elements count (NaNs
  * skipped under YAMR_NAN_IGNORE). buf holds cap entries: cap > k and at least
@@ -381,26 +489,33 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
         int closed = 0; /* k kept keys at the top key: nothing can enter any more */           \
         /* a short range is one block, marked at once against its floor */                   \
         unsigned char marks[YAMR__TOPK_CPU_SHORT_BYTES / sizeof(Key) + 8];                     \
-        const size_t block = short_range ? n : YAMR__TOPK_CPU_BLOCK;                           \
+        const size_t block = short_range ? n : W == 32 && t == YAMR_DTYPE_F32 ? YAMR__TOPK_CPU_BLOCK_F32 : YAMR__TOPK_CPU_BLOCK; \
         const size_t mark_step = short_range ? n : YAMR__TOPK_CPU_MARKS;                       \
         for (size_t i = begin; i < end && !closed;) {                                          \
             const size_t len = end - i < block ? end - i : block;                              \
-            Key m = (Key)~(Key)0; /* a short range's floor passes most blocks: no max */       \
-            if (!short_range) {                                                                \
-                m = 0;                                                                         \
+            int may_pass = 1; /* a short range's floor passes most blocks: no max */          \
+            if (!short_range && W == 32 && t == YAMR_DTYPE_F32) {                              \
+                may_pass = f32_block_may_pass(row, i, len, is_min, nan_ignore, (uint32_t)floor); \
+            } else if (!short_range) {                                                         \
+                Key m = 0;                                                                     \
                 _Pragma("omp simd reduction(max : m)")                                         \
                 for (size_t j = 0; j < len; ++j) {                                             \
                     const Key key = yamr__cpu_key##W(t, row, i + j, flip, nan_key);                \
                     m = key > m ? key : m;                                                     \
                 }                                                                              \
+                may_pass = m >= floor;                                                         \
             }                                                                                  \
-            for (size_t sub = 0; m >= floor && !closed && sub < len; sub += mark_step) {       \
+            for (size_t sub = 0; may_pass && !closed && sub < len; sub += mark_step) {         \
                 const size_t at0 = i + sub;                                                    \
                 const size_t sublen = len - sub < mark_step ? len - sub : mark_step;           \
                 const Key threshold = floor;                                                   \
-                _Pragma("omp simd")                                                            \
-                for (size_t j = 0; j < sublen; ++j)                                            \
-                    marks[j] = yamr__cpu_key##W(t, row, at0 + j, flip, nan_key) >= threshold;      \
+                if (W == 32 && t == YAMR_DTYPE_F32) {                                          \
+                    f32_marks(row, at0, sublen, is_min, nan_ignore, (uint32_t)threshold, marks); \
+                } else {                                                                       \
+                    _Pragma("omp simd")                                                        \
+                    for (size_t j = 0; j < sublen; ++j)                                        \
+                        marks[j] = yamr__cpu_key##W(t, row, at0 + j, flip, nan_key) >= threshold;  \
+                }                                                                              \
                 for (size_t j = sublen; j % 8; ++j) marks[j] = 0;                              \
                 for (size_t w = 0; w < sublen && !closed; w += 8) {                            \
                     uint64_t word;                                                             \
