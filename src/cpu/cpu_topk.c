@@ -22,6 +22,7 @@
  * sorted). Every answer is the same
  * for any thread count: the order is total (key, then index).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,7 @@
  * within the block (short rows, where T is still low). */
 #define YAMR__TOPK_CPU_BLOCK 512
 #define YAMR__TOPK_CPU_MARKS 64
+#define YAMR__TOPK_CPU_BLOCK_F32 128
 /* Candidates a buffer holds beyond 2k before it keeps its k best: few, so that T rises early
  * (each keep costs O(2k + slack) per k + slack candidates, a constant per candidate). */
 #define YAMR__TOPK_CPU_SLACK 32
@@ -269,6 +271,29 @@ YAMR__CPU_INLINE size_t best_sorted(entry *e, size_t count, size_t k)
 /* Candidates a buffer takes before it keeps its k best (> k). */
 static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
 
+/* most[l] = the largest (MIN: least) number of f32 elements begin + l, begin + l + L, ...
+ * below end, NaNs skipped by the compare's order; -inf (MIN: +inf) where a lane has none. */
+YAMR__CPU_INLINE void f32_lane_extremes(const void *row, size_t begin, size_t end, int is_min,
+                                        size_t lanes, float *most)
+{
+    const float *x = (const float *)row;
+    for (size_t l = 0; l < lanes; ++l) most[l] = is_min ? HUGE_VALF : -HUGE_VALF;
+    size_t i = begin;
+    if (!is_min) {
+        for (; end - i >= lanes; i += lanes) {
+            _Pragma("omp simd")
+            for (size_t l = 0; l < lanes; ++l) most[l] = x[i + l] > most[l] ? x[i + l] : most[l];
+        }
+        for (size_t l = 0; i + l < end; ++l) most[l] = x[i + l] > most[l] ? x[i + l] : most[l];
+    } else {
+        for (; end - i >= lanes; i += lanes) {
+            _Pragma("omp simd")
+            for (size_t l = 0; l < lanes; ++l) most[l] = x[i + l] < most[l] ? x[i + l] : most[l];
+        }
+        for (size_t l = 0; i + l < end; ++l) most[l] = x[i + l] < most[l] ? x[i + l] : most[l];
+    }
+}
+
 /*
  * Lane maxima: lane l of L keeps the largest key of elements begin + l, begin + l + L, ...; the
  * k-th largest of them (k <= L) is a floor for the top k: those k lanes' maxima are k distinct
@@ -281,6 +306,17 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
         Key lane[L];                                                                           \
         for (size_t l = 0; l < L; ++l) lane[l] = 0;                                            \
         size_t i = begin;                                                                      \
+        if (W == 32 && t == YAMR_DTYPE_F32) {                                                  \
+            /* in f32's own order, then L keys (a lane of NaNs only: -inf, a lower floor) */    \
+            float most[L];                                                                     \
+            f32_lane_extremes(row, begin, end, flip != 0, L, most);                            \
+            for (size_t l = 0; l < L; ++l) {                                                   \
+                uint32_t bits;                                                                 \
+                memcpy(&bits, &most[l], 4);                                                    \
+                lane[l] = (Key)(yamr__ord_f32(bits) ^ (uint32_t)flip);                         \
+            }                                                                                  \
+            i = end;                                                                           \
+        }                                                                                      \
         for (; end - i >= L; i += L) {                                                         \
             _Pragma("omp simd")                                                                \
             for (size_t l = 0; l < L; ++l) {                                                   \
@@ -334,6 +370,78 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
     }
 
 /*
+ * f32 in its own order: the float bound equivalent to "key >= floor" over numbers (MAX: x >=
+ * *bound, MIN: x <= *bound), where a float compare or max costs an instruction and the key
+ * several. Returns 0 when no number has such a key (only NaNs do, under YAMR_NAN_PROPAGATE).
+ * Exact but for MIN at key(+0) - 1, where the bound -0.0 also passes the zeros: a superset,
+ * which every caller re-checks or ranks.
+ */
+YAMR__CPU_INLINE int f32_bound(uint32_t floor, int is_min, float *bound)
+{
+    const uint32_t ord_neg_inf = 0x007fffffu, ord_pos_inf = 0xff800000u;
+    const uint32_t ord = is_min ? ~floor : floor; /* MAX: ord(x) >= ord; MIN: ord(x) <= ord */
+    if (is_min ? ord < ord_neg_inf : ord > ord_pos_inf) return 0;
+    if (is_min ? ord >= ord_pos_inf : ord <= ord_neg_inf) {
+        *bound = is_min ? HUGE_VALF : -HUGE_VALF;
+        return 1;
+    }
+    const uint32_t bits = (ord & 0x80000000u) ? ord & 0x7fffffffu : ~ord;
+    memcpy(bound, &bits, 4);
+    return 1;
+}
+
+/* Whether f32 elements [i, i + len) may hold a key >= floor: their max (MIN: min) against
+ * f32_bound, NaNs skipped by the compare's order, then under YAMR_NAN_PROPAGATE any NaN. A
+ * superset: the caller marks by key. */
+YAMR__CPU_INLINE int f32_block_may_pass(const void *row, size_t i, size_t len, int is_min,
+                                        int nan_ignore, uint32_t floor)
+{
+    const float *x = (const float *)row + i;
+    float bound;
+    if (f32_bound(floor, is_min, &bound)) {
+        if (!is_min) {
+            float m = -HUGE_VALF;
+            _Pragma("omp simd reduction(max : m)")
+            for (size_t j = 0; j < len; ++j) m = x[j] > m ? x[j] : m;
+            if (m >= bound) return 1;
+        } else {
+            float m = HUGE_VALF;
+            _Pragma("omp simd reduction(min : m)")
+            for (size_t j = 0; j < len; ++j) m = x[j] < m ? x[j] : m;
+            if (m <= bound) return 1;
+        }
+    }
+    if (nan_ignore) return 0;
+    int nan = 0;
+    _Pragma("omp simd reduction(| : nan)")
+    for (size_t j = 0; j < len; ++j) nan |= x[j] != x[j];
+    return nan;
+}
+
+/* marks[j] = whether f32 element i + j may have a key >= floor (f32_block_may_pass's
+ * superset, element by element). */
+YAMR__CPU_INLINE void f32_marks(const void *row, size_t i, size_t len, int is_min,
+                                int nan_ignore, uint32_t floor, unsigned char *marks)
+{
+    const float *x = (const float *)row + i;
+    float bound;
+    const int numbers = f32_bound(floor, is_min, &bound);
+    const unsigned char nan_passes = (unsigned char)!nan_ignore;
+    if (!numbers) {
+        _Pragma("omp simd")
+        for (size_t j = 0; j < len; ++j) marks[j] = (unsigned char)(nan_passes & (x[j] != x[j]));
+    } else if (!is_min) {
+        _Pragma("omp simd")
+        for (size_t j = 0; j < len; ++j)
+            marks[j] = (unsigned char)((x[j] >= bound) | (nan_passes & (x[j] != x[j])));
+    } else {
+        _Pragma("omp simd")
+        for (size_t j = 0; j < len; ++j)
+            marks[j] = (unsigned char)((x[j] <= bound) | (nan_passes & (x[j] != x[j])));
+    }
+}
+
+/*
  * range##W: the k best of row elements [begin, end) (positions count from the row's start), in
  * buf[0, returned count), best first; the count is k, or fewer when fewer elements count (NaNs
  * skipped under YAMR_NAN_IGNORE). buf holds cap entries: cap > k and at least
@@ -381,26 +489,33 @@ static size_t keep_trigger(size_t k) { return 2 * k + YAMR__TOPK_CPU_SLACK; }
         int closed = 0; /* k kept keys at the top key: nothing can enter any more */           \
         /* a short range is one block, marked at once against its floor */                   \
         unsigned char marks[YAMR__TOPK_CPU_SHORT_BYTES / sizeof(Key) + 8];                     \
-        const size_t block = short_range ? n : YAMR__TOPK_CPU_BLOCK;                           \
+        const size_t block = short_range ? n : W == 32 && t == YAMR_DTYPE_F32 ? YAMR__TOPK_CPU_BLOCK_F32 : YAMR__TOPK_CPU_BLOCK; \
         const size_t mark_step = short_range ? n : YAMR__TOPK_CPU_MARKS;                       \
         for (size_t i = begin; i < end && !closed;) {                                          \
             const size_t len = end - i < block ? end - i : block;                              \
-            Key m = (Key)~(Key)0; /* a short range's floor passes most blocks: no max */       \
-            if (!short_range) {                                                                \
-                m = 0;                                                                         \
+            int may_pass = 1; /* a short range's floor passes most blocks: no max */          \
+            if (!short_range && W == 32 && t == YAMR_DTYPE_F32) {                              \
+                may_pass = f32_block_may_pass(row, i, len, is_min, nan_ignore, (uint32_t)floor); \
+            } else if (!short_range) {                                                         \
+                Key m = 0;                                                                     \
                 _Pragma("omp simd reduction(max : m)")                                         \
                 for (size_t j = 0; j < len; ++j) {                                             \
                     const Key key = yamr__cpu_key##W(t, row, i + j, flip, nan_key);                \
                     m = key > m ? key : m;                                                     \
                 }                                                                              \
+                may_pass = m >= floor;                                                         \
             }                                                                                  \
-            for (size_t sub = 0; m >= floor && !closed && sub < len; sub += mark_step) {       \
+            for (size_t sub = 0; may_pass && !closed && sub < len; sub += mark_step) {         \
                 const size_t at0 = i + sub;                                                    \
                 const size_t sublen = len - sub < mark_step ? len - sub : mark_step;           \
                 const Key threshold = floor;                                                   \
-                _Pragma("omp simd")                                                            \
-                for (size_t j = 0; j < sublen; ++j)                                            \
-                    marks[j] = yamr__cpu_key##W(t, row, at0 + j, flip, nan_key) >= threshold;      \
+                if (W == 32 && t == YAMR_DTYPE_F32) {                                          \
+                    f32_marks(row, at0, sublen, is_min, nan_ignore, (uint32_t)threshold, marks); \
+                } else {                                                                       \
+                    _Pragma("omp simd")                                                        \
+                    for (size_t j = 0; j < sublen; ++j)                                        \
+                        marks[j] = yamr__cpu_key##W(t, row, at0 + j, flip, nan_key) >= threshold;  \
+                }                                                                              \
                 for (size_t j = sublen; j % 8; ++j) marks[j] = 0;                              \
                 for (size_t w = 0; w < sublen && !closed; w += 8) {                            \
                     uint64_t word;                                                             \
@@ -558,6 +673,22 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __mmask16 lanes_left(size_t left)
 YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE uint32_t kth_lane_max(const __m512i *m, int lv,
                                                                    size_t k)
 {
+    if (lv >= 4) {
+        /* Many lanes: the pairs' 256 L^2 compares cost more than the row's read. Instead, bit by
+         * bit from the top, the largest v with at least k lanes >= v (a compare and a popcount
+         * per vector and bit), over the top 24 bits: v with its low bits 0 is still a floor,
+         * and 24 bits of a key pass few more elements than the exact one. */
+        uint32_t v = 0;
+        for (int bit = 31; bit >= 8; --bit) {
+            const uint32_t try_v = v | (uint32_t)1u << bit;
+            const __m512i t = _mm512_set1_epi32((int)try_v);
+            unsigned at_least = 0;
+            for (int u = 0; u < lv; ++u)
+                at_least += (unsigned)__builtin_popcount(_mm512_cmpge_epu32_mask(m[u], t));
+            v = at_least >= k ? try_v : v;
+        }
+        return v;
+    }
     uint32_t all[16 * 16];
     __m512i above[16];
     for (int v = 0; v < lv; ++v) {
@@ -687,34 +818,126 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_wide(const wide_scratc
     return kept;
 }
 
+/* One compare-exchange step of an 8-lane sorting network: each lane and its partner `other`
+ * (lane ^ j), the larger to the lanes of `take_max`. */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __m512i exchange8(__m512i v, __m512i other,
+                                                               __mmask8 take_max)
+{
+    return _mm512_mask_blend_epi64(take_max, _mm512_min_epu64(v, other),
+                                   _mm512_max_epu64(v, other));
+}
+
 /* best_wide for at most 8 candidates, keys and positions in the first lanes of `keys` and `at`,
- * in registers: each word's rank against the others (lanes broadcast by permutes), then the
- * word of each rank (the inverse permutation, a compare per candidate). */
+ * in registers: their words sorted, largest first, by a bitonic network of 6 steps whose
+ * partners are in-lane shuffles (no load waits on a store, no rank and inverse permutation:
+ * 24 permutes). Pads are 0, below every word: they sort last. */
 YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_few(const wide_scratch *s, __m512i keys,
                                                              __m512i at, size_t count, size_t k)
 {
     const __mmask8 real = (__mmask8)((1u << count) - 1u);
-    const __m512i w = _mm512_maskz_mov_epi64(
+    __m512i w = _mm512_maskz_mov_epi64(
         real, _mm512_or_si512(
                   _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(keys)), 32),
                   _mm512_xor_si512(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(at)),
                                    _mm512_set1_epi64(0xffffffff))));
-    const __m512i one = _mm512_set1_epi64(1);
-    /* pads are 0: below every word, so they add to no rank; theirs is count (>= kept) */
-    __m512i rank = _mm512_setzero_si512();
-    for (int j = 0; j < 8; ++j) {
-        const __m512i other = _mm512_permutexvar_epi64(_mm512_set1_epi64(j), w);
-        rank = _mm512_mask_add_epi64(rank, _mm512_cmplt_epu64_mask(w, other), rank, one);
-    }
-    const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-    __m512i sorted = _mm512_setzero_si512();
-    for (int i = 0; i < 8; ++i) {
-        const __m512i which = _mm512_set1_epi64(i);
-        const __mmask8 to = _mm512_cmpeq_epi64_mask(_mm512_permutexvar_epi64(which, rank), lane);
-        sorted = _mm512_mask_mov_epi64(sorted, to, _mm512_permutexvar_epi64(which, w));
-    }
-    _mm512_storeu_si512((void *)s->best, sorted);
+    /* blocks of 2, then 4, then 8 sorted, alternately descending and ascending below 8 */
+    w = exchange8(w, _mm512_shuffle_epi32(w, _MM_PERM_BADC), 0x99);
+    w = exchange8(w, _mm512_permutex_epi64(w, 0x4e), 0xc3);
+    w = exchange8(w, _mm512_shuffle_epi32(w, _MM_PERM_BADC), 0xa5);
+    w = exchange8(w, _mm512_shuffle_i64x2(w, w, 0x4e), 0x0f);
+    w = exchange8(w, _mm512_permutex_epi64(w, 0x4e), 0x33);
+    w = exchange8(w, _mm512_shuffle_epi32(w, _MM_PERM_BADC), 0x55);
+    _mm512_storeu_si512((void *)s->best, w);
     return count < k ? count : k;
+}
+
+/*
+ * range32_wide for a short f32 range (lv 1, k <= 8, at most 256 elements: many short rows),
+ * without keys but for its few candidates: pass 1 keeps the lanes' f32 extremes (max, MIN: min;
+ * a NaN is skipped by the instruction's order; a lane without a number stays at -inf, MIN +inf,
+ * a floor only lower), whose k-th best key is the floor; pass 2 takes a word of compare masks
+ * against its f32_bound per 64 elements (a NaN passes too under YAMR_NAN_PROPAGATE: the
+ * unordered predicates), then the word's few set bits one by one, as bits and positions to
+ * key and pos, the first 16 also to the lanes of few_keys and few_at. The caller keys them.
+ * Against the keyed form (a key per element, a cache of the keys, a compress and its placing
+ * per vector) about a third fewer instructions a row.
+ */
+#define YAMR__TOPK_CPU_F32_FEW(cmp)                                                            \
+    for (size_t w0 = begin; w0 < end; w0 += 64) {                                              \
+        uint64_t word = 0;                                                                     \
+        if (end - w0 >= 64) { /* a whole word: no lane masks */                                \
+            for (size_t v = 0; v < 4; ++v)                                                     \
+                word |= (uint64_t)_mm512_cmp_ps_mask(                                          \
+                            _mm512_loadu_ps((const void *)(x + w0 + 16 * v)), bound, cmp)      \
+                        << (16 * v);                                                           \
+        } else {                                                                               \
+            for (size_t v = 0; w0 + 16 * v < end; ++v) {                                       \
+                const __mmask16 in = lanes_left(end - (w0 + 16 * v));                          \
+                const __m512 x16 = _mm512_maskz_loadu_ps(in, (const void *)(x + w0 + 16 * v)); \
+                word |= (uint64_t)_mm512_mask_cmp_ps_mask(in, x16, bound, cmp) << (16 * v);    \
+            }                                                                                  \
+        }                                                                                      \
+        while (word) {                                                                         \
+            const size_t p = w0 + lowest_bit(word);                                            \
+            word &= word - 1;                                                                  \
+            s->key[count] = bits[p];                                                           \
+            s->pos[count] = (uint32_t)p;                                                       \
+            if (in_registers && count < 16) {                                                  \
+                const __mmask16 lane = (__mmask16)(1u << count);                               \
+                *few_keys = _mm512_mask_set1_epi32(*few_keys, lane, (int)bits[p]);             \
+                *few_at = _mm512_mask_set1_epi32(*few_at, lane, (int)p);                       \
+            }                                                                                  \
+            ++count;                                                                           \
+        }                                                                                      \
+        for (size_t line = 0; line < 64; line += 16) /* the same lines of a row to come */    \
+            _mm_prefetch((const char *)((const uint32_t *)ahead + w0 + line), _MM_HINT_T0);    \
+    }
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE void
+range_f32_short(int is_min, int nan_ignore, const uint32_t *bits, size_t begin, size_t end,
+                    size_t k, const wide_scratch *s, const int lv, const void *ahead,
+                    uint32_t floor, size_t *count_out, __m512i *few_keys, __m512i *few_at)
+{
+    const float *x = (const float *)(const void *)bits;
+    const size_t lanes = 16 * (size_t)lv;
+    const int in_registers = lv == 1 && end - begin <= 256;
+    __m512 m[16];
+    for (int v = 0; v < lv; ++v) m[v] = _mm512_set1_ps(is_min ? HUGE_VALF : -HUGE_VALF);
+    size_t i = begin;
+    for (; end - i >= lanes; i += lanes)
+        for (int v = 0; v < lv; ++v) {
+            const __m512 x16 = _mm512_loadu_ps((const void *)(x + i + 16 * (size_t)v));
+            m[v] = is_min ? _mm512_min_ps(x16, m[v]) : _mm512_max_ps(x16, m[v]);
+        }
+    for (int v = 0; v < lv && i + 16 * (size_t)v < end; ++v) {
+        const size_t at = i + 16 * (size_t)v;
+        const __mmask16 in = lanes_left(end - at);
+        const __m512 x16 = _mm512_maskz_loadu_ps(in, (const void *)(x + at));
+        m[v] = is_min ? _mm512_mask_min_ps(m[v], in, x16, m[v])
+                      : _mm512_mask_max_ps(m[v], in, x16, m[v]);
+    }
+    if (k <= lanes) {
+        __m512i mk[16];
+        const __m512i flip = _mm512_set1_epi32(is_min ? -1 : 0);
+        for (int v = 0; v < lv; ++v) /* no NaN among them */
+            mk[v] = keys32_avx512(YAMR_DTYPE_F32, _mm512_castps_si512(m[v]), flip, flip);
+        const uint32_t lane_floor = kth_lane_max(mk, lv, k);
+        floor = lane_floor > floor ? lane_floor : floor;
+    }
+    float bound_value = 0.0f;
+    const int numbers = f32_bound(floor, is_min, &bound_value);
+    const __m512 bound = _mm512_set1_ps(bound_value);
+    size_t count = 0;
+    /* the candidates to key and pos (with in_registers the first 16 to registers too) */
+    if (!numbers) {
+        if (!nan_ignore) YAMR__TOPK_CPU_F32_FEW(_CMP_UNORD_Q)
+    } else if (!is_min) {
+        if (nan_ignore) YAMR__TOPK_CPU_F32_FEW(_CMP_GE_OQ)
+        else YAMR__TOPK_CPU_F32_FEW(_CMP_NLT_UQ)
+    } else {
+        if (nan_ignore) YAMR__TOPK_CPU_F32_FEW(_CMP_LE_OQ)
+        else YAMR__TOPK_CPU_F32_FEW(_CMP_NGT_UQ)
+    }
+    *count_out = count;
 }
 
 /* The k best of [begin, end) of a row of 32-bit dtype t, as words in s->best; positions below
@@ -742,6 +965,19 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
     int in_registers = 0;
     __m512i few_keys = _mm512_setzero_si512(), few_at = _mm512_setzero_si512();
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    if (is_float && lv == 1 && end - begin <= 256) {
+        range_f32_short(is_min, nan_ignore, x, begin, end, k, s, lv, ahead, floor, &count,
+                        &few_keys, &few_at);
+        if (count <= 8) {
+            few_keys = keys32_avx512(t, few_keys, flip, nan_key);
+            return best_few(s, few_keys, few_at, count, k);
+        }
+        for (size_t j = 0; j < count; j += 16) /* (slots hold a vector's overhang) */
+            _mm512_storeu_si512((void *)(key + j),
+                                keys32_avx512(t, _mm512_loadu_si512((const void *)(key + j)),
+                                              flip, nan_key));
+        return best_wide(s, count, k);
+    }
     for (size_t c = begin; c < end;) {
         const size_t stop = end - c <= YAMR__TOPK_CPU_CHUNK ? end : c + YAMR__TOPK_CPU_CHUNK;
         __m512i m[16];
