@@ -19,7 +19,9 @@
  *  - a block's shared list (larger k): a list of a power of two >= k ranks in shared memory and
  *    a shared buffer of candidates, flushed by a bitonic sort of the whole block; k above its
  *    capacity goes in rounds of that capacity, each taking the best ranks strictly below the
- *    last rank of the round before (kept per row in the workspace).
+ *    last rank of the round before (kept per row in the workspace). Its threshold starts at a
+ *    floor from counts of the keys' top bits (the part's or the whole row's), the same whatever
+ *    the order of the data.
  * Either way, a row is a warp's (short rows), a block's, or several blocks' (few long rows):
  * then each leaves its sorted list in the workspace and yamr_topk_merge_kernel (a block per row)
  * merges them and writes the answer. On random data almost every element fails one compare
@@ -37,6 +39,16 @@
 #define YAMR__TOPK_MIN_BLOCKS 4
 /* Positions a thread appends between two flush checks; a team's buffer holds two such groups. */
 #define YAMR__TOPK_GROUP_N 4
+/* The floor (yamr_topk_kernel): bins of each level of the key counts, as bits of the key. */
+#define YAMR__TOPK_FLOOR_BITS 11
+/* The counts refine the floor's bin by the key's next bits where it holds more than this many
+ * times the elements the floor stands for (a second count of the row). */
+#define YAMR__TOPK_FLOOR_REFINE 4
+/* The launcher's choice (topk.hip): a floor only where a row has this many times k elements or
+ * more; rows split over at most this many blocks count each block's own part, more blocks count
+ * the whole row first. */
+#define YAMR__TOPK_FLOOR_MIN_RATIO 4
+#define YAMR__TOPK_FLOOR_OWN_BLOCKS 8
 
 /* ---- Ranks ---- */
 
@@ -363,17 +375,23 @@ __device__ inline R yamr__topk_seed(const yamr__topk_state<R> &st, long long n, 
 /*
  * The scan: the ranks of positions [0, n) of `src` (src.load(i), then src.rank(item, i, &r):
  * false for no element, a NaN under YAMR_NAN_IGNORE), those at or above `bound` left out where
- * has_bound, into the list, whose k-th rank is the threshold. Unroll positions a thread loads at
- * once; appends go in groups of YAMR__TOPK_GROUP_N, each followed by the flush check. A rank
- * passes when it is not below the threshold: ranks are unique and each is seen once, so a rank
- * equal to the threshold is the seed's own and belongs to the candidates.
+ * has_bound, into the list, whose k-th rank is the threshold. The threshold starts at the larger
+ * of the seed and `floor` (a lower bound of the list's k-th: yamr__topk_floor, or the bottom).
+ * Unroll positions a thread loads at once; the team first asks whether any of them passes (one
+ * barrier), and only then appends them in groups of YAMR__TOPK_GROUP_N, each followed by the
+ * flush check. The threshold only rises, and only at a flush check, so a position that fails
+ * the first test fails in its group too, and the test is exact. A rank passes when it is not
+ * below the threshold: ranks are unique and each is seen once, so a rank equal to the threshold
+ * is the seed's own and belongs to the candidates (a floor is no element's rank).
  */
 template <typename Team, int WarpSize, int Unroll, typename R, typename Source>
 __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long n, int k,
-                                       bool has_bound, R bound, const Source &src)
+                                       bool has_bound, R bound, R floor, const Source &src)
 {
     static_assert(Unroll % YAMR__TOPK_GROUP_N == 0, "appends go in whole groups");
-    R threshold = yamr__topk_seed<Team, WarpSize>(st, n, k, has_bound, bound, src);
+    static_assert(Unroll <= 32, "a thread's passes are one word");
+    R threshold =
+        yamr__rank_max(yamr__topk_seed<Team, WarpSize>(st, n, k, has_bound, bound, src), floor);
     for (long long base = 0; base < n; base += (long long)Unroll * Team::size) {
         typename Source::item e[Unroll];
 #pragma unroll
@@ -381,15 +399,25 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
             const long long i = base + u * Team::size + Team::rank();
             if (i < n) e[u] = src.load(i);
         }
+        unsigned passes = 0; /* bit u: position u passes the threshold as it stands */
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const long long i = base + u * Team::size + Team::rank();
+            R r;
+            if (i < n && src.rank(e[u], i, r) && !yamr__rank_gt(threshold, r) &&
+                (!has_bound || yamr__rank_gt(bound, r)))
+                passes |= 1u << u;
+        }
+        if (!Team::sync_or(passes != 0)) continue; /* the same for the whole team */
 #pragma unroll
         for (int g = 0; g < Unroll; g += YAMR__TOPK_GROUP_N) {
             if (base + (long long)g * Team::size >= n) break; /* the same for the whole team */
 #pragma unroll
             for (int u = g; u < g + YAMR__TOPK_GROUP_N; ++u) {
                 const long long i = base + u * Team::size + Team::rank();
-                R r;
-                const bool pass = i < n && src.rank(e[u], i, r) && !yamr__rank_gt(threshold, r) &&
-                                  (!has_bound || yamr__rank_gt(bound, r));
+                R r = yamr__rank_bottom<R>();
+                const bool pass = ((passes >> u) & 1u) && src.rank(e[u], i, r) &&
+                                  !yamr__rank_gt(threshold, r);
                 yamr__topk_append<WarpSize>(st, pass, r);
             }
             threshold = yamr__topk_settle<Team>(st, k, threshold);
@@ -783,6 +811,8 @@ struct yamr__topk_args {
     int warp_per_row;    /* select kernel: a warp per row */
     void *row_words;     /* select kernel, blocks_per_row > 1: rows words, 0 between calls */
     yamr__topk_key_rule key; /* the dtype's key */
+    int floor;           /* yamr_topk_kernel: a yamr__topk_floor_mode */
+    void *counts;        /* YAMR__TOPK_FLOOR_COUNT1, _COUNT2, _ROW: rows x 2 x bins counts */
 };
 
 /* The answer of one row from its team's sorted list: values from the input at each rank's
@@ -904,6 +934,264 @@ __device__ inline yamr__topk_part yamr__topk_part_of(const yamr__topk_args &a, l
     return p;
 }
 
+/* ---- The floor: a lower bound of a list's k-th rank from counts of the keys ----
+ *
+ * The threshold of the shared-list scan rises only as candidates come, so on ascending rows
+ * nearly every element is one and the block sorts its buffer again and again. The floor makes
+ * the first threshold as good whatever the order. Count the elements that rank (a NaN under
+ * YAMR_NAN_IGNORE does not) by the top YAMR__TOPK_FLOOR_BITS bits of their key (level 1). Keys
+ * are order-preserving (a larger key ranks higher; MIN's complement and the NaN key are in the
+ * key) and a key's bin is monotone in the key, so for a target t: where bins b and above hold at
+ * least t elements, at least t elements have keys >= lowest(b), so the t-th largest rank is at or
+ * above yamr__rank_of_key(lowest(b)), which is below every rank of that key and is no element's
+ * rank. The largest such b is the floor of the counts. Where b itself holds more than
+ * YAMR__TOPK_FLOOR_REFINE * t elements (sorted or narrow data: one bin of level 1 holds much of
+ * the row), a second count takes only b's elements, by the next bits (level 2): with `above` the
+ * elements of the bins above b, and c the largest level-2 bin such that c and above hold at least
+ * t - above (b holds that many, so c exists), at least t elements have keys >= lowest(b, c).
+ *
+ * Bins: key_bits is the key's width (2-byte keys: 17 bits for yamr__key_half's 0..0x10000, the
+ * NaN key 0xffffffff of YAMR_NAN_PROPAGATE clamped into the top bin); s1 = key_bits - BITS,
+ * s2 = max(s1 - BITS, 0); level 1: min(key >> s1, top), level 2 in bin b: min((key - (b << s1))
+ * >> s2, top), lowest(b, c) = (b << s1) + (c << s2). Both are monotone and every key is at or
+ * above its bin's lowest. Only the top level-1 bin clamps: in any other, key - (b << s1) <
+ * 2^s1, so c << s2 < 2^s1 and lowest(b, c) is below every key of the bins above b.
+ *
+ * The target: a round takes the ranks at positions [out_first, out_first + k) of the call's
+ * answer, all below `bound` (the rounds before took the first out_first); with t = out_first + k
+ * each is at or above the t-th rank, so the floor bounds the round's last rank from below.
+ * Counts of a block's own part (YAMR__TOPK_FLOOR_OWN): of the t or more part elements at or
+ * above the floor, at most out_first are at or above the bound, so at least k remain below it
+ * and the block's list (the best k of its part below the bound) is exactly what it is without a
+ * floor. Counts of the whole row (YAMR__TOPK_FLOOR_ROW, several blocks a row): a block's part may
+ * hold fewer than k ranks at or above the floor, so its list may end in bottoms; it still holds
+ * every rank of the row's answer that its part has (each is above the floor and among the part's
+ * best k below the bound), and where its k-th is no bottom, that is the part's own k-th below the
+ * bound. The merge kernel skips bottoms and takes the lists' k-th ranks as lower bounds of the
+ * answer's, as before (a bottom is below everything), so it runs unchanged.
+ *
+ * The whole row's counts come from the blocks of the row, each adding its part's counts from
+ * shared memory into the row's 64-bit counts in the workspace (zeroed by the launcher, in stream
+ * order): a launch of yamr_topk_kernel with YAMR__TOPK_FLOOR_COUNT1 (level 1), then one with
+ * _COUNT2 (level 2: every block finds the same bin b for t = the call's k from the complete level
+ * 1 counts, and counts only where that bin is to be refined), then the rounds with _ROW, where
+ * each block finds the floor of its round's target; level 2 serves a round whose level-1 bin is
+ * the refined one (the same test, so the same decision as _COUNT2's).
+ */
+enum yamr__topk_floor_mode {
+    YAMR__TOPK_FLOOR_NONE,   /* the scan's threshold starts at the seed */
+    YAMR__TOPK_FLOOR_OWN,    /* each block counts its own part first, in the same launch */
+    YAMR__TOPK_FLOOR_COUNT1, /* each block adds its part's level-1 counts to its row's; no scan */
+    YAMR__TOPK_FLOOR_COUNT2, /* each block adds its part's level-2 counts to its row's; no scan */
+    YAMR__TOPK_FLOOR_ROW     /* each block takes the floor from its row's counts */
+};
+
+/* The bins of a key width (Bytes of the element). */
+template <int Bytes>
+struct yamr__topk_floor_bins {
+    static constexpr int bins = 1 << YAMR__TOPK_FLOOR_BITS;
+    static constexpr int key_bits = Bytes == 2 ? 17 : 8 * Bytes;
+    static constexpr int s1 = key_bits - YAMR__TOPK_FLOOR_BITS;
+    static constexpr int s2 = s1 > YAMR__TOPK_FLOOR_BITS ? s1 - YAMR__TOPK_FLOOR_BITS : 0;
+    template <typename Key>
+    __device__ static int level1(Key key)
+    {
+        const Key b = key >> s1;
+        return b < (Key)(bins - 1) ? (int)b : bins - 1;
+    }
+    template <typename Key>
+    __device__ static int level2(Key key, int b)
+    {
+        const Key c = (key - ((Key)b << s1)) >> s2;
+        return c < (Key)(bins - 1) ? (int)c : bins - 1;
+    }
+    __device__ static unsigned long long lowest(int b, int c)
+    {
+        return ((unsigned long long)b << s1) + ((unsigned long long)c << s2);
+    }
+};
+
+/* Bytes of a row's counts in the workspace (YAMR__TOPK_FLOOR_ROW): level 1, then level 2. */
+__host__ __device__ constexpr size_t yamr__topk_floor_row_bytes()
+{
+    return 2 * ((size_t)1 << YAMR__TOPK_FLOOR_BITS) * sizeof(unsigned long long);
+}
+
+/*
+ * Counts the elements of positions [0, n) of `src` into counts[bins] (shared memory; 32 bits,
+ * as a part has fewer than 2^32 elements: topk.hip sees to it): all by level 1 where in_bin < 0,
+ * else only those of level-1 bin in_bin, by level 2. A thread adds a run of equal bins at once:
+ * sorted and equal rows, where a warp's lanes hit one bin, cost few shared atomics. Called by the
+ * whole team after a barrier (counts may alias the last user's memory); ends with one.
+ */
+template <typename Team, int Unroll, typename Source>
+__device__ inline void yamr__topk_count(unsigned *counts, long long n, const Source &src,
+                                        int in_bin)
+{
+    typedef yamr__topk_floor_bins<(int)sizeof(typename Source::item)> Bins;
+    typedef typename Source::key_type Key;
+    for (int j = Team::rank(); j < Bins::bins; j += Team::size) counts[j] = 0;
+    Team::sync();
+    int run_bin = 0;
+    unsigned run = 0;
+    for (long long base = 0; base < n; base += (long long)Unroll * Team::size) {
+        typename Source::item e[Unroll];
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const long long i = base + u * Team::size + Team::rank();
+            if (i < n) e[u] = src.load(i);
+        }
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            if (base + u * Team::size + Team::rank() >= n) break;
+            const Key key = src.key(e[u]);
+            int bin = Bins::level1(key);
+            if (!src.counts(key) || (in_bin >= 0 && bin != in_bin)) continue;
+            if (in_bin >= 0) bin = Bins::level2(key, in_bin);
+            if (bin != run_bin) {
+                if (run) atomicAdd(&counts[run_bin], run);
+                run_bin = bin;
+                run = 0;
+            }
+            ++run;
+        }
+    }
+    if (run) atomicAdd(&counts[run_bin], run);
+    Team::sync();
+}
+
+/* A bin of counts for a target: bin -1 where all bins hold fewer than the target. */
+struct yamr__topk_floor_bin {
+    int bin;
+    unsigned long long above, in_bin; /* elements of the bins above it, and its own */
+};
+
+/*
+ * The largest bin b of counts[bins] (shared or global memory) whose bins b and above hold at
+ * least `target` (>= 1) elements, in every thread of the team. Thread t takes bins/size bins
+ * (thread 0 the top ones); a scan of their sums over the threads, from the top, finds the one
+ * thread where the running sum reaches the target. `scratch`: Team::size / WarpSize + 3 words of
+ * shared memory. Called by the whole team; ends with a barrier.
+ */
+template <typename Team, int WarpSize, typename Count>
+__device__ inline yamr__topk_floor_bin yamr__topk_find_bin(const Count *counts,
+                                                           unsigned long long target,
+                                                           unsigned long long *scratch)
+{
+    constexpr int bins = 1 << YAMR__TOPK_FLOOR_BITS, per = bins / Team::size;
+    constexpr int warps = Team::size / WarpSize;
+    static_assert(bins % Team::size == 0 && per > 0, "every thread takes whole bins");
+    const int t = Team::rank(), lane = t % WarpSize, warp = t / WarpSize;
+    const int top = bins - 1 - per * t;
+    unsigned long long c[per], mine = 0;
+#pragma unroll
+    for (int j = 0; j < per; ++j) {
+        c[j] = counts[top - j];
+        mine += c[j];
+    }
+    unsigned long long sum = mine; /* inclusive, over the lanes */
+#pragma unroll
+    for (int d = 1; d < WarpSize; d *= 2) {
+        const unsigned long long o = yamr__shfl<WarpSize>(sum, lane >= d ? lane - d : 0);
+        if (lane >= d) sum += o;
+    }
+    if (lane == WarpSize - 1) scratch[warp] = sum;
+    if (t == 0) scratch[warps] = ~0ull; /* no bin, until the thread that finds one */
+    Team::sync();
+    for (int w = 0; w < warp; ++w) sum += scratch[w];
+    unsigned long long run = sum - mine;
+    if (run < target && sum >= target) { /* one thread */
+        bool found = false;
+#pragma unroll
+        for (int j = 0; j < per; ++j) {
+            if (!found && run + c[j] >= target) {
+                found = true;
+                scratch[warps] = (unsigned long long)(top - j);
+                scratch[warps + 1] = run;
+                scratch[warps + 2] = c[j];
+            }
+            run += c[j];
+        }
+    }
+    Team::sync();
+    yamr__topk_floor_bin f;
+    f.bin = scratch[warps] == ~0ull ? -1 : (int)scratch[warps];
+    f.above = scratch[warps + 1];
+    f.in_bin = scratch[warps + 2];
+    Team::sync(); /* scratch is free again */
+    return f;
+}
+
+/* Whether the counts refine bin f for target t (the same test in every launch of a call). */
+__device__ inline bool yamr__topk_refines(const yamr__topk_floor_bin &f, unsigned long long t)
+{
+    return f.bin >= 0 && f.in_bin > (unsigned long long)YAMR__TOPK_FLOOR_REFINE * t;
+}
+
+/* The floor of a work item (a.floor: YAMR__TOPK_FLOOR_OWN or _ROW), its elements [0, n) of
+ * `src`; `counts`: bins words of shared memory (OWN). Called by the whole block. */
+template <typename Team, int WarpSize, int Unroll, typename R, typename Source>
+__device__ inline R yamr__topk_floor(const yamr__topk_args &a, long long row, long long n,
+                                     const Source &src, unsigned *counts,
+                                     unsigned long long *scratch)
+{
+    typedef yamr__topk_floor_bins<(int)sizeof(typename Source::item)> Bins;
+    const unsigned long long target = (unsigned long long)(a.out_first + a.k);
+    R floor = yamr__rank_bottom<R>();
+    unsigned long long key;
+    if (a.floor == YAMR__TOPK_FLOOR_OWN) {
+        yamr__topk_count<Team, Unroll>(counts, n, src, -1);
+        const yamr__topk_floor_bin f = yamr__topk_find_bin<Team, WarpSize>(counts, target, scratch);
+        if (f.bin < 0) return floor;
+        key = Bins::lowest(f.bin, 0);
+        if (yamr__topk_refines(f, target)) {
+            yamr__topk_count<Team, Unroll>(counts, n, src, f.bin);
+            const yamr__topk_floor_bin g =
+                yamr__topk_find_bin<Team, WarpSize>(counts, target - f.above, scratch);
+            if (g.bin >= 0) key = Bins::lowest(f.bin, g.bin);
+        }
+    } else {
+        const unsigned long long *level1 =
+            (const unsigned long long *)((const char *)a.counts +
+                                         row * yamr__topk_floor_row_bytes());
+        const yamr__topk_floor_bin f = yamr__topk_find_bin<Team, WarpSize>(level1, target, scratch);
+        if (f.bin < 0) return floor;
+        key = Bins::lowest(f.bin, 0);
+        const unsigned long long whole = (unsigned long long)a.out_k;
+        const yamr__topk_floor_bin w =
+            target == whole ? f : yamr__topk_find_bin<Team, WarpSize>(level1, whole, scratch);
+        if (w.bin == f.bin && yamr__topk_refines(w, whole)) {
+            const yamr__topk_floor_bin g = yamr__topk_find_bin<Team, WarpSize>(
+                level1 + Bins::bins, target - f.above, scratch);
+            if (g.bin >= 0) key = Bins::lowest(f.bin, g.bin);
+        }
+    }
+    yamr__rank_of_key(floor, key);
+    return floor;
+}
+
+/* YAMR__TOPK_FLOOR_COUNT1 and _COUNT2: a block adds its part's counts to its row's. */
+template <typename Team, int WarpSize, int Unroll, typename Source>
+__device__ inline void yamr__topk_count_row(const yamr__topk_args &a, long long row, long long n,
+                                            const Source &src, unsigned *counts,
+                                            unsigned long long *scratch)
+{
+    typedef yamr__topk_floor_bins<(int)sizeof(typename Source::item)> Bins;
+    unsigned long long *level1 =
+        (unsigned long long *)((char *)a.counts + row * yamr__topk_floor_row_bytes());
+    int in_bin = -1;
+    if (a.floor == YAMR__TOPK_FLOOR_COUNT2) {
+        const unsigned long long whole = (unsigned long long)a.out_k;
+        const yamr__topk_floor_bin w = yamr__topk_find_bin<Team, WarpSize>(level1, whole, scratch);
+        if (!yamr__topk_refines(w, whole)) return; /* the same for the whole block */
+        in_bin = w.bin;
+    }
+    yamr__topk_count<Team, Unroll>(counts, n, src, in_bin);
+    unsigned long long *into = in_bin < 0 ? level1 : level1 + Bins::bins;
+    for (int j = Team::rank(); j < Bins::bins; j += Team::size)
+        if (counts[j]) atomicAdd(into + j, (unsigned long long)counts[j]);
+}
+
 /* Blocks stride over (row, part of the row) pairs: the answer, or a partial list. */
 template <int Bytes, bool Float, typename R, int WarpSize>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS, YAMR__TOPK_MIN_BLOCKS)
@@ -912,24 +1200,40 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
                  long long *indices, typename yamr__topk_width<Bytes>::storage empty)
 {
     typedef yamr__topk_block_team Team;
+    constexpr int unroll = yamr__topk_unroll<Bytes>();
+    /* a block's counts (the floor) take the shared memory of its list and buffer first */
+    static_assert(((size_t)1 << YAMR__TOPK_FLOOR_BITS) * sizeof(unsigned) <=
+                      yamr__topk_buffer<Team>() * sizeof(R),
+                  "the counts fit the buffer");
     if (!yamr__warp_width_matches<WarpSize>()) return;
     extern __shared__ unsigned long long yamr__topk_smem[];
     __shared__ int count;
+    __shared__ unsigned long long floor_scratch[YAMR__TOPK_THREADS / WarpSize + 3];
+    unsigned *const counts = (unsigned *)yamr__topk_smem;
+    const bool counting = a.floor == YAMR__TOPK_FLOOR_COUNT1 || a.floor == YAMR__TOPK_FLOOR_COUNT2;
     for (long long w = blockIdx.x; w < a.rows * a.blocks_per_row; w += gridDim.x) {
         const yamr__topk_part part = yamr__topk_part_of(a, w);
-        const long long row = part.row, first = part.first, n = part.n;
-        const yamr__topk_state<R> st =
-            yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
-        bool has_bound;
-        const R bound = yamr__topk_bound<R>(a, row, has_bound);
-        yamr__topk_scan<Team, WarpSize, yamr__topk_unroll<Bytes>()>(
-            st, n > 0 ? n : 0, a.k, has_bound, bound,
-            yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first));
-        if (a.blocks_per_row == 1) {
-            yamr__topk_write<Team, Bytes>(st, a, row, in + row * a.ld, values, indices, empty);
+        const long long row = part.row, first = part.first, n = part.n > 0 ? part.n : 0;
+        const yamr__topk_elements<Bytes, Float, R> src =
+            yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first);
+        if (counting) {
+            yamr__topk_count_row<Team, WarpSize, unroll>(a, row, n, src, counts, floor_scratch);
         } else {
-            R *list = (R *)a.partials + w * a.k;
-            for (int j = threadIdx.x; j < a.k; j += blockDim.x) list[j] = st.list[j];
+            const R floor = a.floor == YAMR__TOPK_FLOOR_NONE
+                                ? yamr__rank_bottom<R>()
+                                : yamr__topk_floor<Team, WarpSize, unroll, R>(a, row, n, src, counts,
+                                                                             floor_scratch);
+            const yamr__topk_state<R> st =
+                yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
+            bool has_bound;
+            const R bound = yamr__topk_bound<R>(a, row, has_bound);
+            yamr__topk_scan<Team, WarpSize, unroll>(st, n, a.k, has_bound, bound, floor, src);
+            if (a.blocks_per_row == 1) {
+                yamr__topk_write<Team, Bytes>(st, a, row, in + row * a.ld, values, indices, empty);
+            } else {
+                R *list = (R *)a.partials + w * a.k;
+                for (int j = threadIdx.x; j < a.k; j += blockDim.x) list[j] = st.list[j];
+            }
         }
         __syncthreads(); /* the shared state is made anew for the next pair */
     }
