@@ -1083,12 +1083,9 @@ __device__ inline yamr__topk_floor_bin yamr__topk_find_bin(const Count *counts,
     static_assert(bins % Team::size == 0 && per > 0, "every thread takes whole bins");
     const int t = Team::rank(), lane = t % WarpSize, warp = t / WarpSize;
     const int top = bins - 1 - per * t;
-    unsigned long long c[per], mine = 0;
+    unsigned long long mine = 0;
 #pragma unroll
-    for (int j = 0; j < per; ++j) {
-        c[j] = counts[top - j];
-        mine += c[j];
-    }
+    for (int j = 0; j < per; ++j) mine += counts[top - j];
     unsigned long long sum = mine; /* inclusive, over the lanes */
 #pragma unroll
     for (int d = 1; d < WarpSize; d *= 2) {
@@ -1101,16 +1098,15 @@ __device__ inline yamr__topk_floor_bin yamr__topk_find_bin(const Count *counts,
     for (int w = 0; w < warp; ++w) sum += scratch[w];
     unsigned long long run = sum - mine;
     if (run < target && sum >= target) { /* one thread */
-        bool found = false;
-#pragma unroll
-        for (int j = 0; j < per; ++j) {
-            if (!found && run + c[j] >= target) {
-                found = true;
+        for (int j = 0; j < per; ++j) { /* its bins again, from the top */
+            const unsigned long long c = counts[top - j];
+            if (run + c >= target) {
                 scratch[warps] = (unsigned long long)(top - j);
                 scratch[warps + 1] = run;
-                scratch[warps + 2] = c[j];
+                scratch[warps + 2] = c;
+                break;
             }
-            run += c[j];
+            run += c;
         }
     }
     Team::sync();
