@@ -59,16 +59,19 @@ static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream
  * select kernel (k <= its slots' warps, which has seeds of its own), nor where a row has fewer
  * than YAMR__TOPK_FLOOR_MIN_RATIO times k elements (its scan is short whatever the order), nor
  * where a block's part has 2^32 elements or more (its counts are 32-bit); rows of at most
- * YAMR__TOPK_FLOOR_OWN_BLOCKS blocks count each block's own part in the same launch (a second
- * read of the part, in the L2 where the parts of all blocks fit; a part's floor holds k ranks),
- * longer splits count the whole row first (two launches before the rounds, and a floor near the
- * row's k-th, so that a block's list holds only a few ranks). */
+ * YAMR__TOPK_FLOOR_OWN_BLOCKS blocks (or shorter than the guess's sample) count each block's own
+ * part in the same launch (a second read of the part, in the L2 where the parts of all blocks
+ * fit; a part's floor holds k ranks), longer splits count the whole row first (two launches
+ * before the rounds, and a floor near the row's k-th, so that a block's list holds only a few
+ * ranks). */
 static int topk_floor_mode(const yamr__topk_call *c, unsigned slots, size_t bpr)
 {
     const size_t part = (c->cols + bpr - 1) / bpr;
     if (slots || c->cols / YAMR__TOPK_FLOOR_MIN_RATIO < c->k || part > (size_t)UINT32_MAX)
         return YAMR__TOPK_FLOOR_NONE;
-    return bpr <= YAMR__TOPK_FLOOR_OWN_BLOCKS ? YAMR__TOPK_FLOOR_OWN : YAMR__TOPK_FLOOR_ROW;
+    return bpr <= YAMR__TOPK_FLOOR_OWN_BLOCKS || c->cols < YAMR__TOPK_FLOOR_SAMPLE
+               ? YAMR__TOPK_FLOOR_OWN
+               : YAMR__TOPK_FLOOR_ROW;
 }
 
 template <int Bytes, bool Float, typename R>

@@ -49,6 +49,8 @@
  * the whole row first. */
 #define YAMR__TOPK_FLOOR_MIN_RATIO 4
 #define YAMR__TOPK_FLOOR_OWN_BLOCKS 8
+/* Positions of a row sampled for the guess of the bin to refine (whole rows' counts). */
+#define YAMR__TOPK_FLOOR_SAMPLE 4096
 
 /* ---- Ranks ---- */
 
@@ -972,11 +974,16 @@ __device__ inline yamr__topk_part yamr__topk_part_of(const yamr__topk_args &a, l
  *
  * The whole row's counts come from the blocks of the row, each adding its part's counts from
  * shared memory into the row's 64-bit counts in the workspace (zeroed by the launcher, in stream
- * order): a launch of yamr_topk_kernel with YAMR__TOPK_FLOOR_COUNT1 (level 1), then one with
- * _COUNT2 (level 2: every block finds the same bin b for t = the call's k from the complete level
- * 1 counts, and counts only where that bin is to be refined), then the rounds with _ROW, where
- * each block finds the floor of its round's target; level 2 serves a round whose level-1 bin is
- * the refined one (the same test, so the same decision as _COUNT2's).
+ * order; yamr__topk_row_counts): a launch of yamr_topk_kernel with YAMR__TOPK_FLOOR_COUNT1, then
+ * one with _COUNT2, then the rounds with _ROW. COUNT1 counts level 1 and, in the same pass, level
+ * 2 of a guessed bin g: the bin of the call's k in a sample of YAMR__TOPK_FLOOR_SAMPLE positions
+ * spread over the row, the same sample and so the same g in every block of the row. Where the
+ * refined bin holds a large share of the row (sorted, equal or narrow data: the case that needs
+ * level 2), the sample sees it and g is that bin, and the row is read twice in all, not three
+ * times. COUNT2: every block finds the same bin b for t = the call's k from the complete level-1
+ * counts; where b is to be refined and is not g, it counts level 2 of b (a second pass). _ROW:
+ * each block finds the floor of its round's target; level 2 (g's or b's counts, whichever is b's)
+ * serves a round whose level-1 bin is b (the same test, so the same decision as COUNT2's).
  */
 enum yamr__topk_floor_mode {
     YAMR__TOPK_FLOOR_NONE,   /* the scan's threshold starts at the seed */
@@ -1011,29 +1018,65 @@ struct yamr__topk_floor_bins {
     }
 };
 
-/* Bytes of a row's counts in the workspace (YAMR__TOPK_FLOOR_ROW): level 1, then level 2. */
+/* A row's counts in the workspace (YAMR__TOPK_FLOOR_ROW; 64-bit words): level 1; level 2 of the
+ * guessed bin, counted with level 1; level 2 of the floor's bin where the guess missed; the
+ * guessed bin + 1 (0: none). */
+struct yamr__topk_row_counts {
+    unsigned long long *level1, *guessed, *missed, *guess;
+};
 __host__ __device__ constexpr size_t yamr__topk_floor_row_bytes()
 {
-    return 2 * ((size_t)1 << YAMR__TOPK_FLOOR_BITS) * sizeof(unsigned long long);
+    return (3 * ((size_t)1 << YAMR__TOPK_FLOOR_BITS) + 1) * sizeof(unsigned long long);
+}
+__device__ inline yamr__topk_row_counts yamr__topk_row_counts_of(const yamr__topk_args &a,
+                                                                 long long row)
+{
+    constexpr int bins = 1 << YAMR__TOPK_FLOOR_BITS;
+    unsigned long long *p =
+        (unsigned long long *)((char *)a.counts + row * yamr__topk_floor_row_bytes());
+    yamr__topk_row_counts c = {p, p + bins, p + 2 * bins, p + 3 * bins};
+    return c;
 }
 
+/* A thread's run of equal bins, added to counts (shared memory) at once: on sorted and equal rows,
+ * where a warp's lanes hit one bin, few shared atomics, not one per element on one address. */
+struct yamr__topk_run {
+    int bin = 0;
+    unsigned n = 0;
+    __device__ inline void add(unsigned *counts, int b)
+    {
+        if (b != bin) {
+            if (n) atomicAdd(&counts[bin], n);
+            bin = b;
+            n = 0;
+        }
+        ++n;
+    }
+    __device__ inline void end(unsigned *counts)
+    {
+        if (n) atomicAdd(&counts[bin], n);
+    }
+};
+
 /*
- * Counts the elements of positions [0, n) of `src` into counts[bins] (shared memory; 32 bits,
- * as a part has fewer than 2^32 elements: topk.hip sees to it): all by level 1 where in_bin < 0,
- * else only those of level-1 bin in_bin, by level 2. A thread adds a run of equal bins at once:
- * sorted and equal rows, where a warp's lanes hit one bin, cost few shared atomics. Called by the
- * whole team after a barrier (counts may alias the last user's memory); ends with one.
+ * Counts the elements of positions [0, n) of `src` (shared memory, bins words each; 32 bits, as a
+ * part has fewer than 2^32 elements: topk.hip sees to it): all of them into level1 by level 1
+ * where Level1, and those of level-1 bin in_bin into level2 by level 2 (none where in_bin < 0).
+ * Called by the whole team after a barrier (the counts may alias the last user's memory); ends
+ * with one.
  */
-template <typename Team, int Unroll, typename Source>
-__device__ inline void yamr__topk_count(unsigned *counts, long long n, const Source &src,
-                                        int in_bin)
+template <typename Team, int Unroll, bool Level1, typename Source>
+__device__ inline void yamr__topk_count(unsigned *level1, unsigned *level2, int in_bin,
+                                        long long n, const Source &src)
 {
     typedef yamr__topk_floor_bins<(int)sizeof(typename Source::item)> Bins;
     typedef typename Source::key_type Key;
-    for (int j = Team::rank(); j < Bins::bins; j += Team::size) counts[j] = 0;
+    for (int j = Team::rank(); j < Bins::bins; j += Team::size) {
+        if (Level1) level1[j] = 0;
+        if (in_bin >= 0) level2[j] = 0;
+    }
     Team::sync();
-    int run_bin = 0;
-    unsigned run = 0;
+    yamr__topk_run run1, run2;
     for (long long base = 0; base < n; base += (long long)Unroll * Team::size) {
         typename Source::item e[Unroll];
 #pragma unroll
@@ -1045,18 +1088,14 @@ __device__ inline void yamr__topk_count(unsigned *counts, long long n, const Sou
         for (int u = 0; u < Unroll; ++u) {
             if (base + u * Team::size + Team::rank() >= n) break;
             const Key key = src.key(e[u]);
-            int bin = Bins::level1(key);
-            if (!src.counts(key) || (in_bin >= 0 && bin != in_bin)) continue;
-            if (in_bin >= 0) bin = Bins::level2(key, in_bin);
-            if (bin != run_bin) {
-                if (run) atomicAdd(&counts[run_bin], run);
-                run_bin = bin;
-                run = 0;
-            }
-            ++run;
+            if (!src.counts(key)) continue;
+            const int bin = Bins::level1(key);
+            if (Level1) run1.add(level1, bin);
+            if (bin == in_bin) run2.add(level2, Bins::level2(key, in_bin));
         }
     }
-    if (run) atomicAdd(&counts[run_bin], run);
+    if (Level1) run1.end(level1);
+    if (in_bin >= 0) run2.end(level2);
     Team::sync();
 }
 
@@ -1136,20 +1175,19 @@ __device__ inline R yamr__topk_floor(const yamr__topk_args &a, long long row, lo
     R floor = yamr__rank_bottom<R>();
     unsigned long long key;
     if (a.floor == YAMR__TOPK_FLOOR_OWN) {
-        yamr__topk_count<Team, Unroll>(counts, n, src, -1);
+        yamr__topk_count<Team, Unroll, true>(counts, NULL, -1, n, src);
         const yamr__topk_floor_bin f = yamr__topk_find_bin<Team, WarpSize>(counts, target, scratch);
         if (f.bin < 0) return floor;
         key = Bins::lowest(f.bin, 0);
         if (yamr__topk_refines(f, target)) {
-            yamr__topk_count<Team, Unroll>(counts, n, src, f.bin);
+            yamr__topk_count<Team, Unroll, false>(NULL, counts, f.bin, n, src);
             const yamr__topk_floor_bin g =
                 yamr__topk_find_bin<Team, WarpSize>(counts, target - f.above, scratch);
             if (g.bin >= 0) key = Bins::lowest(f.bin, g.bin);
         }
     } else {
-        const unsigned long long *level1 =
-            (const unsigned long long *)((const char *)a.counts +
-                                         row * yamr__topk_floor_row_bytes());
+        const yamr__topk_row_counts rc = yamr__topk_row_counts_of(a, row);
+        const unsigned long long *level1 = rc.level1;
         const yamr__topk_floor_bin f = yamr__topk_find_bin<Team, WarpSize>(level1, target, scratch);
         if (f.bin < 0) return floor;
         key = Bins::lowest(f.bin, 0);
@@ -1157,8 +1195,10 @@ __device__ inline R yamr__topk_floor(const yamr__topk_args &a, long long row, lo
         const yamr__topk_floor_bin w =
             target == whole ? f : yamr__topk_find_bin<Team, WarpSize>(level1, whole, scratch);
         if (w.bin == f.bin && yamr__topk_refines(w, whole)) {
-            const yamr__topk_floor_bin g = yamr__topk_find_bin<Team, WarpSize>(
-                level1 + Bins::bins, target - f.above, scratch);
+            const unsigned long long *level2 =
+                *rc.guess == (unsigned long long)f.bin + 1 ? rc.guessed : rc.missed;
+            const yamr__topk_floor_bin g =
+                yamr__topk_find_bin<Team, WarpSize>(level2, target - f.above, scratch);
             if (g.bin >= 0) key = Bins::lowest(f.bin, g.bin);
         }
     }
@@ -1166,26 +1206,56 @@ __device__ inline R yamr__topk_floor(const yamr__topk_args &a, long long row, lo
     return floor;
 }
 
-/* YAMR__TOPK_FLOOR_COUNT1 and _COUNT2: a block adds its part's counts to its row's. */
+/* Adds a block's counts (shared memory) to a row's (global memory). */
+template <typename Team>
+__device__ inline void yamr__topk_add_counts(unsigned long long *into, const unsigned *counts)
+{
+    for (int j = Team::rank(); j < (1 << YAMR__TOPK_FLOOR_BITS); j += Team::size)
+        if (counts[j]) atomicAdd(into + j, (unsigned long long)counts[j]);
+}
+
+/* YAMR__TOPK_FLOOR_COUNT1 and _COUNT2: a block adds its part's counts (positions [0, n) of `src`,
+ * whose position 0 is the row's column `first`) to its row's; `counts`: 2 x bins words of shared
+ * memory. */
 template <typename Team, int WarpSize, int Unroll, typename Source>
-__device__ inline void yamr__topk_count_row(const yamr__topk_args &a, long long row, long long n,
-                                            const Source &src, unsigned *counts,
-                                            unsigned long long *scratch)
+__device__ inline void yamr__topk_count_row(const yamr__topk_args &a, long long row,
+                                            long long first, long long n, const Source &src,
+                                            unsigned *counts, unsigned long long *scratch)
 {
     typedef yamr__topk_floor_bins<(int)sizeof(typename Source::item)> Bins;
-    unsigned long long *level1 =
-        (unsigned long long *)((char *)a.counts + row * yamr__topk_floor_row_bytes());
-    int in_bin = -1;
+    typedef typename Source::key_type Key;
+    const yamr__topk_row_counts rc = yamr__topk_row_counts_of(a, row);
+    unsigned *const level1 = counts, *const level2 = counts + Bins::bins;
+    const unsigned long long whole = (unsigned long long)a.out_k;
     if (a.floor == YAMR__TOPK_FLOOR_COUNT2) {
-        const unsigned long long whole = (unsigned long long)a.out_k;
-        const yamr__topk_floor_bin w = yamr__topk_find_bin<Team, WarpSize>(level1, whole, scratch);
-        if (!yamr__topk_refines(w, whole)) return; /* the same for the whole block */
-        in_bin = w.bin;
+        const yamr__topk_floor_bin w = yamr__topk_find_bin<Team, WarpSize>(rc.level1, whole, scratch);
+        /* the same for the whole block: nothing to refine, or counted with level 1 */
+        if (!yamr__topk_refines(w, whole) || *rc.guess == (unsigned long long)w.bin + 1) return;
+        yamr__topk_count<Team, Unroll, false>(NULL, level2, w.bin, n, src);
+        yamr__topk_add_counts<Team>(rc.missed, level2);
+        return;
     }
-    yamr__topk_count<Team, Unroll>(counts, n, src, in_bin);
-    unsigned long long *into = in_bin < 0 ? level1 : level1 + Bins::bins;
-    for (int j = Team::rank(); j < Bins::bins; j += Team::size)
-        if (counts[j]) atomicAdd(into + j, (unsigned long long)counts[j]);
+    /* the guess: the sample's bin of the call's k (a share of whole / cols of it, at least one),
+     * from positions j * (cols / S) of the row (the launcher sends only rows of S or more) */
+    constexpr long long S = YAMR__TOPK_FLOOR_SAMPLE;
+    for (int j = Team::rank(); j < Bins::bins; j += Team::size) level2[j] = 0;
+    Team::sync();
+    {
+        const long long stride = a.cols / S;
+        yamr__topk_run run;
+        for (long long j = Team::rank(); j < S; j += Team::size) {
+            const Key key = src.key(src.load(j * stride - first));
+            if (src.counts(key)) run.add(level2, Bins::level1(key));
+        }
+        run.end(level2);
+    }
+    Team::sync();
+    const unsigned long long share = (whole * (unsigned long long)S + a.cols - 1) / a.cols;
+    const int guess = yamr__topk_find_bin<Team, WarpSize>(level2, share, scratch).bin;
+    yamr__topk_count<Team, Unroll, true>(level1, level2, guess, n, src);
+    yamr__topk_add_counts<Team>(rc.level1, level1);
+    if (guess >= 0) yamr__topk_add_counts<Team>(rc.guessed, level2);
+    if (first == 0 && Team::rank() == 0) *rc.guess = (unsigned long long)(guess + 1);
 }
 
 /* Blocks stride over (row, part of the row) pairs: the answer, or a partial list. */
@@ -1198,9 +1268,9 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
     typedef yamr__topk_block_team Team;
     constexpr int unroll = yamr__topk_unroll<Bytes>();
     /* a block's counts (the floor) take the shared memory of its list and buffer first */
-    static_assert(((size_t)1 << YAMR__TOPK_FLOOR_BITS) * sizeof(unsigned) <=
+    static_assert(2 * ((size_t)1 << YAMR__TOPK_FLOOR_BITS) * sizeof(unsigned) <=
                       yamr__topk_buffer<Team>() * sizeof(R),
-                  "the counts fit the buffer");
+                  "two levels of counts fit the buffer");
     if (!yamr__warp_width_matches<WarpSize>()) return;
     extern __shared__ unsigned long long yamr__topk_smem[];
     __shared__ int count;
@@ -1213,7 +1283,8 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
         const yamr__topk_elements<Bytes, Float, R> src =
             yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first);
         if (counting) {
-            yamr__topk_count_row<Team, WarpSize, unroll>(a, row, n, src, counts, floor_scratch);
+            yamr__topk_count_row<Team, WarpSize, unroll>(a, row, first, n, src, counts,
+                                                         floor_scratch);
         } else {
             const R floor = a.floor == YAMR__TOPK_FLOOR_NONE
                                 ? yamr__rank_bottom<R>()
