@@ -22,16 +22,13 @@
 #include "acc_best.hpp"
 #include "block_merge.hpp"
 
-/* Max/min/argmax/argmin of one segment per block, for every variant but `racy`: a thread per
- * element, merged by the library's block layer (block_merge.hpp). */
+/* Max/min/argmax/argmin of the n <= blockDim.x elements at `in` into *out by one block: a thread
+ * per element, merged by the library's block layer (block_merge.hpp) with variant Variant. */
 template <yamr_dtype Dtype, yamr_variant Variant, int WarpSize, bool Probe>
-__global__ void yamr_block_reduce_kernel(const typename yamr__dtype_traits<Dtype>::storage *in,
-                                         int n, int is_min, int nan_ignore, yamr__result *out,
-                                         yamr__race_probe *probe)
+__device__ inline void yamr__single_block(const typename yamr__dtype_traits<Dtype>::storage *in,
+                                          int n, int is_min, int nan_ignore, yamr__result *out,
+                                          yamr__race_probe *probe)
 {
-    if (!yamr__warp_width_matches<WarpSize>()) return;
-    in += (size_t)blockIdx.x * n;
-    if (Probe) probe += blockIdx.x;
     const int tid = threadIdx.x;
     yamr__best_acc<Dtype, int> acc = yamr__best_acc<Dtype, int>::identity(is_min, nan_ignore);
     if (tid < n) acc.element(in[tid], tid);
@@ -48,8 +45,67 @@ __global__ void yamr_block_reduce_kernel(const typename yamr__dtype_traits<Dtype
         const long long index = acc.index;
         r.index = yamr__dtype_is_float<Dtype>() && acc.key == YAMR_KEY_BOTTOM ? -1 : index;
         r.value_bits = acc.bits;
-        out[blockIdx.x] = r;
+        *out = r;
     }
+}
+
+/* One segment per block, variant and dtype as template arguments: the race lab's kernel
+ * (lab/race/), which times each variant's own instance. */
+template <yamr_dtype Dtype, yamr_variant Variant, int WarpSize, bool Probe>
+__global__ void yamr_block_reduce_kernel(const typename yamr__dtype_traits<Dtype>::storage *in,
+                                         int n, int is_min, int nan_ignore, yamr__result *out,
+                                         yamr__race_probe *probe)
+{
+    if (!yamr__warp_width_matches<WarpSize>()) return;
+    yamr__single_block<Dtype, Variant, WarpSize, Probe>(in + (size_t)blockIdx.x * n, n, is_min,
+                                                        nan_ignore, out + blockIdx.x,
+                                                        Probe ? probe + blockIdx.x : probe);
+}
+
+/* Whether libyamr runs variant V one block of a thread per element (include/yamr.h, "What a
+ * variant set with yamr_set_variant() runs"): it has a block algorithm, and the variant table
+ * marks it neither GRID_WIDE (the split kernel runs it) nor LAB_ONLY. */
+template <yamr_variant V>
+struct yamr__single_block_variant {
+    static constexpr bool value = yamr__block_algorithm<V>::exists &&
+                                  !(yamr__variant_flags(V) & (YAMR__GRID_WIDE | YAMR__LAB_ONLY));
+};
+
+/* The element of variant `variant` (run time) for dtype Dtype. */
+template <yamr_dtype Dtype, int WarpSize>
+__device__ inline void yamr__single_block_any(const void *in, int n, int variant, int is_min,
+                                              int nan_ignore, yamr__result *out)
+{
+    typedef const typename yamr__dtype_traits<Dtype>::storage *input;
+    switch (variant) {
+#define YAMR__SINGLE_CASE(id, name, widths, flags, correctness)                                \
+    case id:                                                                                   \
+        if constexpr (yamr__single_block_variant<id>::value)                                        \
+            yamr__single_block<Dtype, id, WarpSize, false>((input)in, n, is_min, nan_ignore,   \
+                                                           out, (yamr__race_probe *)0);        \
+        break;
+        YAMR__VARIANT_TABLE(YAMR__SINGLE_CASE)
+#undef YAMR__SINGLE_CASE
+    default: break;
+    }
+}
+
+/*
+ * The library's single-block kernel (YAMR_KERNEL_SINGLE_BLOCK): one instance per storage width,
+ * with the dtype and the variant run-time arguments (sm_90: 3 instances, not 7 dtypes x 4
+ * variants = 28). It runs only explicit variants on calls of at most max_block_threads elements,
+ * where no time is at stake; the lab times each variant's own yamr_block_reduce_kernel.
+ */
+template <int Bytes, int WarpSize>
+__global__ void yamr_single_block_kernel(const void *in, int n, int dtype, int variant,
+                                         int is_min, int nan_ignore, yamr__result *out)
+{
+    if (!yamr__warp_width_matches<WarpSize>()) return;
+#define YAMR__SINGLE_DTYPE(D)                                                                  \
+    if constexpr (sizeof(typename yamr__dtype_traits<D>::storage) == Bytes)                    \
+        yamr__single_block_any<D, WarpSize>(in, n, variant, is_min, nan_ignore, out);
+    YAMR_DISPATCH_DTYPE((yamr_dtype)dtype, YAMR__SINGLE_DTYPE)
+#undef YAMR__SINGLE_DTYPE
 }
 
 #endif /* YAMR_BLOCK_REDUCE_HPP */

@@ -159,27 +159,27 @@ extern "C" yamr_status yamr__gpu_grid_blocks_per_unit(yamr__gpu *gpu, yamr_dtype
  * launches, MAX then MIN). False (nothing launched) for a variant with no such instance. */
 static bool launch_single_block(yamr__gpu *gpu, const yamr__gpu_call *call, int slots)
 {
+    bool runs = false;
+    yamr__with_block_variant(call->plan->variant, [&](auto block) {
+        runs = yamr__single_block_variant<decltype(block)::value>::value;
+    });
     bool found = false;
     yamr__with_policy((int)YAMR__PLAN_POLICY(call->plan), [&](auto row_id) {
         constexpr int P = decltype(row_id)::value;
-        if constexpr (yamr__policy_rows[P].shape == YAMR__SHAPE_SINGLE_BLOCK)
-            yamr__with_block_variant(call->plan->variant, [&](auto block) {
+        if constexpr (yamr__policy_rows[P].shape == YAMR__SHAPE_SINGLE_BLOCK) {
             constexpr int W = yamr__policy_warp_width(P);
-            constexpr yamr_variant V = decltype(block)::value;
-            constexpr unsigned flags = yamr__variant_flags(V);
-            if constexpr (!(flags & (YAMR__GRID_WIDE | YAMR__LAB_ONLY))) {
-                for (int k = 0; k < slots; ++k) {
-                    const int is_min = call->minmax ? k == 1 : call->is_min;
-#define YAMR_LAUNCH_DTYPE(D)                                                                   \
-    yamr_block_reduce_kernel<D, V, W, false><<<1, call->plan->block_threads, 0, gpu->stream>>>( \
-        (const typename yamr__dtype_traits<D>::storage *)call->in, (int)call->n, is_min,       \
-        call->nan_ignore, gpu->d_result + k, NULL)
-                    YAMR_DISPATCH_DTYPE(call->dtype, YAMR_LAUNCH_DTYPE)
-#undef YAMR_LAUNCH_DTYPE
-                }
-                found = true;
+            if (!runs) return;
+            for (int k = 0; k < slots; ++k) {
+                const int is_min = call->minmax ? k == 1 : call->is_min;
+                const auto kernel = yamr_dtype_size(call->dtype) == 2   ? yamr_single_block_kernel<2, W>
+                                    : yamr_dtype_size(call->dtype) == 4 ? yamr_single_block_kernel<4, W>
+                                                                        : yamr_single_block_kernel<8, W>;
+                kernel<<<1, call->plan->block_threads, 0, gpu->stream>>>(
+                    call->in, (int)call->n, (int)call->dtype, (int)call->plan->variant, is_min,
+                    call->nan_ignore, gpu->d_result + k);
             }
-        });
+            found = true;
+        }
     });
     return found;
 }
