@@ -20,7 +20,9 @@
  *  - a block's shared list (larger k): a list of a power of two >= k ranks in shared memory and
  *    a shared buffer of candidates, flushed by a bitonic sort of the whole block; k above its
  *    capacity goes in rounds of that capacity, each taking the best ranks strictly below the
- *    last rank of the round before (kept per row in the workspace).
+ *    last rank of the round before (kept per row in the workspace). Its threshold starts at a
+ *    floor from counts of the keys' top bits (the part's or the whole row's), the same whatever
+ *    the order of the data.
  * Either way, a row is a warp's (short rows), a block's, or several blocks' (few long rows):
  * then each leaves its sorted list in the workspace and yamr_topk_merge_kernel (a block per row)
  * merges them and writes the answer. On random data almost every element fails one compare
@@ -43,6 +45,18 @@
 #define YAMR__TOPK_THREADS YAMR__BLOCK_THREADS
 /* Positions a thread appends between two flush checks; a team's buffer holds two such groups. */
 #define YAMR__TOPK_GROUP_N 4
+/* The floor (yamr_topk_kernel): bins of each level of the key counts, as bits of the key. */
+#define YAMR__TOPK_FLOOR_BITS 11
+/* The counts refine the floor's bin by the key's next bits where it holds more than this many
+ * times the elements the floor stands for (a second count of the row). */
+#define YAMR__TOPK_FLOOR_REFINE 4
+/* The launcher's choice (topk.hip): a floor only where a row has this many times k elements or
+ * more; rows split over at most this many blocks count each block's own part, more blocks count
+ * the whole row first. */
+#define YAMR__TOPK_FLOOR_MIN_RATIO 4
+#define YAMR__TOPK_FLOOR_OWN_BLOCKS 8
+/* Positions of a row sampled for the guess of the bin to refine (whole rows' counts). */
+#define YAMR__TOPK_FLOOR_SAMPLE 4096
 
 /* ---- Ranks ---- */
 
@@ -369,17 +383,23 @@ __device__ inline R yamr__topk_seed(const yamr__topk_state<R> &st, long long n, 
 /*
  * The scan: the ranks of positions [0, n) of `src` (src.load(i), then src.rank(item, i, &r):
  * false for no element, a NaN under YAMR_NAN_IGNORE), those at or above `bound` left out where
- * has_bound, into the list, whose k-th rank is the threshold. Unroll positions a thread loads at
- * once; appends go in groups of YAMR__TOPK_GROUP_N, each followed by the flush check. A rank
- * passes when it is not below the threshold: ranks are unique and each is seen once, so a rank
- * equal to the threshold is the seed's own and belongs to the candidates.
+ * has_bound, into the list, whose k-th rank is the threshold. The threshold starts at the larger
+ * of the seed and `floor` (a lower bound of the list's k-th: yamr__topk_floor, or the bottom).
+ * Unroll positions a thread loads at once; the team first asks whether any of them passes (one
+ * barrier), and only then appends them in groups of YAMR__TOPK_GROUP_N, each followed by the
+ * flush check. The threshold only rises, and only at a flush check, so a position that fails
+ * the first test fails in its group too, and the test is exact. A rank passes when it is not
+ * below the threshold: ranks are unique and each is seen once, so a rank equal to the threshold
+ * is the seed's own and belongs to the candidates (a floor is no element's rank).
  */
 template <typename Team, int WarpSize, int Unroll, typename R, typename Source>
 __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long n, int k,
-                                       bool has_bound, R bound, const Source &src)
+                                       bool has_bound, R bound, R floor, const Source &src)
 {
     static_assert(Unroll % YAMR__TOPK_GROUP_N == 0, "appends go in whole groups");
-    R threshold = yamr__topk_seed<Team, WarpSize>(st, n, k, has_bound, bound, src);
+    static_assert(Unroll <= 32, "a thread's passes are one word");
+    R threshold =
+        yamr__rank_max(yamr__topk_seed<Team, WarpSize>(st, n, k, has_bound, bound, src), floor);
     for (long long base = 0; base < n; base += (long long)Unroll * Team::size) {
         typename Source::item e[Unroll];
 #pragma unroll
@@ -387,15 +407,25 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
             const long long i = base + u * Team::size + Team::rank();
             if (i < n) e[u] = src.load(i);
         }
+        unsigned passes = 0; /* bit u: position u passes the threshold as it stands */
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const long long i = base + u * Team::size + Team::rank();
+            R r;
+            if (i < n && src.rank(e[u], i, r) && !yamr__rank_gt(threshold, r) &&
+                (!has_bound || yamr__rank_gt(bound, r)))
+                passes |= 1u << u;
+        }
+        if (!Team::sync_or(passes != 0)) continue; /* the same for the whole team */
 #pragma unroll
         for (int g = 0; g < Unroll; g += YAMR__TOPK_GROUP_N) {
             if (base + (long long)g * Team::size >= n) break; /* the same for the whole team */
 #pragma unroll
             for (int u = g; u < g + YAMR__TOPK_GROUP_N; ++u) {
                 const long long i = base + u * Team::size + Team::rank();
-                R r;
-                const bool pass = i < n && src.rank(e[u], i, r) && !yamr__rank_gt(threshold, r) &&
-                                  (!has_bound || yamr__rank_gt(bound, r));
+                R r = yamr__rank_bottom<R>();
+                const bool pass = ((passes >> u) & 1u) && src.rank(e[u], i, r) &&
+                                  !yamr__rank_gt(threshold, r);
                 yamr__topk_append<WarpSize>(st, pass, r);
             }
             threshold = yamr__topk_settle<Team>(st, k, threshold);
@@ -785,6 +815,8 @@ struct yamr__topk_args {
     int warp_per_row;    /* select kernel: a warp per row */
     void *row_words;     /* select kernel, blocks_per_row > 1: rows words, 0 between calls */
     yamr__topk_key_rule key; /* the dtype's key */
+    int floor;           /* yamr_topk_kernel: a yamr__topk_floor_mode */
+    void *counts;        /* YAMR__TOPK_FLOOR_COUNT1, _COUNT2, _ROW: rows x 2 x bins counts */
 };
 
 /* The answer of one row from its team's sorted list: values from the input at each rank's
@@ -899,6 +931,328 @@ __device__ inline yamr__topk_part yamr__topk_part_of(const yamr__topk_args &a, l
     return p;
 }
 
+/* ---- The floor: a lower bound of a list's k-th rank from counts of the keys ----
+ *
+ * The threshold of the shared-list scan rises only as candidates come, so on ascending rows
+ * nearly every element is one and the block sorts its buffer again and again. The floor makes
+ * the first threshold as good whatever the order. Count the elements that rank (a NaN under
+ * YAMR_NAN_IGNORE does not) by the top YAMR__TOPK_FLOOR_BITS bits of their key (level 1). Keys
+ * are order-preserving (a larger key ranks higher; MIN's complement and the NaN key are in the
+ * key) and a key's bin is monotone in the key, so for a target t: where bins b and above hold at
+ * least t elements, at least t elements have keys >= lowest(b), so the t-th largest rank is at or
+ * above yamr__rank_of_key(lowest(b)), which is below every rank of that key and is no element's
+ * rank. The largest such b is the floor of the counts. Where b itself holds more than
+ * YAMR__TOPK_FLOOR_REFINE * t elements (sorted or narrow data: one bin of level 1 holds much of
+ * the row), a second count takes only b's elements, by the next bits (level 2): with `above` the
+ * elements of the bins above b, and c the largest level-2 bin such that c and above hold at least
+ * t - above (b holds that many, so c exists), at least t elements have keys >= lowest(b, c).
+ *
+ * Bins: key_bits is the key's width (2-byte keys: 17 bits for yamr__key_half's 0..0x10000, the
+ * NaN key 0xffffffff of YAMR_NAN_PROPAGATE clamped into the top bin); s1 = key_bits - BITS,
+ * s2 = max(s1 - BITS, 0); level 1: min(key >> s1, top), level 2 in bin b: min((key - (b << s1))
+ * >> s2, top), lowest(b, c) = (b << s1) + (c << s2). Both are monotone and every key is at or
+ * above its bin's lowest. Only the top level-1 bin clamps: in any other, key - (b << s1) <
+ * 2^s1, so c << s2 < 2^s1 and lowest(b, c) is below every key of the bins above b.
+ *
+ * The target: a round takes the ranks at positions [out_first, out_first + k) of the call's
+ * answer, all below `bound` (the rounds before took the first out_first); with t = out_first + k
+ * each is at or above the t-th rank, so the floor bounds the round's last rank from below.
+ * Counts of a block's own part (YAMR__TOPK_FLOOR_OWN): of the t or more part elements at or
+ * above the floor, at most out_first are at or above the bound, so at least k remain below it
+ * and the block's list (the best k of its part below the bound) is exactly what it is without a
+ * floor. Counts of the whole row (YAMR__TOPK_FLOOR_ROW, several blocks a row): a block's part may
+ * hold fewer than k ranks at or above the floor, so its list may end in bottoms; it still holds
+ * every rank of the row's answer that its part has (each is above the floor and among the part's
+ * best k below the bound), and where its k-th is no bottom, that is the part's own k-th below the
+ * bound. The merge kernel skips bottoms and takes the lists' k-th ranks as lower bounds of the
+ * answer's, as before (a bottom is below everything), so it runs unchanged.
+ *
+ * The whole row's counts come from the blocks of the row, each adding its part's counts from
+ * shared memory into the row's 64-bit counts in the workspace (zeroed by the launcher, in stream
+ * order; yamr__topk_row_counts): a launch of yamr_topk_kernel with YAMR__TOPK_FLOOR_COUNT1, then
+ * one with _COUNT2, then the rounds with _ROW. COUNT1 counts level 1 and, in the same pass, level
+ * 2 of a guessed bin g: the bin of the call's k in a sample of YAMR__TOPK_FLOOR_SAMPLE positions
+ * spread over the row, the same sample and so the same g in every block of the row. Where the
+ * refined bin holds a large share of the row (sorted, equal or narrow data: the case that needs
+ * level 2), the sample sees it and g is that bin, and the row is read twice in all, not three
+ * times. COUNT2: every block finds the same bin b for t = the call's k from the complete level-1
+ * counts; where b is to be refined and is not g, it counts level 2 of b (a second pass). _ROW:
+ * each block finds the floor of its round's target; level 2 (g's or b's counts, whichever is b's)
+ * serves a round whose level-1 bin is b (the same test, so the same decision as COUNT2's).
+ */
+enum yamr__topk_floor_mode {
+    YAMR__TOPK_FLOOR_NONE,   /* the scan's threshold starts at the seed */
+    YAMR__TOPK_FLOOR_OWN,    /* each block counts its own part first, in the same launch */
+    YAMR__TOPK_FLOOR_COUNT1, /* each block adds its part's level-1 counts to its row's; no scan */
+    YAMR__TOPK_FLOOR_COUNT2, /* each block adds its part's level-2 counts to its row's; no scan */
+    YAMR__TOPK_FLOOR_ROW     /* each block takes the floor from its row's counts */
+};
+
+/* The bins of a key width (Bytes of the element). */
+template <int Bytes>
+struct yamr__topk_floor_bins {
+    static constexpr int bins = 1 << YAMR__TOPK_FLOOR_BITS;
+    static constexpr int key_bits = Bytes == 2 ? 17 : 8 * Bytes;
+    static constexpr int s1 = key_bits - YAMR__TOPK_FLOOR_BITS;
+    static constexpr int s2 = s1 > YAMR__TOPK_FLOOR_BITS ? s1 - YAMR__TOPK_FLOOR_BITS : 0;
+    template <typename Key>
+    __device__ static int level1(Key key)
+    {
+        const Key b = key >> s1;
+        return b < (Key)(bins - 1) ? (int)b : bins - 1;
+    }
+    template <typename Key>
+    __device__ static int level2(Key key, int b)
+    {
+        const Key c = (key - ((Key)b << s1)) >> s2;
+        return c < (Key)(bins - 1) ? (int)c : bins - 1;
+    }
+    __device__ static unsigned long long lowest(int b, int c)
+    {
+        return ((unsigned long long)b << s1) + ((unsigned long long)c << s2);
+    }
+};
+
+/* A row's counts in the workspace (YAMR__TOPK_FLOOR_ROW; 64-bit words): level 1; level 2 of the
+ * guessed bin, counted with level 1; level 2 of the floor's bin where the guess missed; the
+ * guessed bin + 1 (0: none). */
+struct yamr__topk_row_counts {
+    unsigned long long *level1, *guessed, *missed, *guess;
+};
+__host__ __device__ constexpr size_t yamr__topk_floor_row_bytes()
+{
+    return (3 * ((size_t)1 << YAMR__TOPK_FLOOR_BITS) + 1) * sizeof(unsigned long long);
+}
+__device__ inline yamr__topk_row_counts yamr__topk_row_counts_of(const yamr__topk_args &a,
+                                                                 long long row)
+{
+    constexpr int bins = 1 << YAMR__TOPK_FLOOR_BITS;
+    unsigned long long *p =
+        (unsigned long long *)((char *)a.counts + row * yamr__topk_floor_row_bytes());
+    yamr__topk_row_counts c = {p, p + bins, p + 2 * bins, p + 3 * bins};
+    return c;
+}
+
+/* A thread's run of equal bins, added to counts (shared memory) at once: on sorted and equal rows,
+ * where a warp's lanes hit one bin, few shared atomics, not one per element on one address. */
+struct yamr__topk_run {
+    int bin = 0;
+    unsigned n = 0;
+    __device__ inline void add(unsigned *counts, int b)
+    {
+        if (b != bin) {
+            if (n) atomicAdd(&counts[bin], n);
+            bin = b;
+            n = 0;
+        }
+        ++n;
+    }
+    __device__ inline void end(unsigned *counts)
+    {
+        if (n) atomicAdd(&counts[bin], n);
+    }
+};
+
+/*
+ * Counts the elements of positions [0, n) of `src` (shared memory, bins words each; 32 bits, as a
+ * part has fewer than 2^32 elements: topk.hip sees to it): all of them into level1 by level 1
+ * where Level1, and those of level-1 bin in_bin into level2 by level 2 (none where in_bin < 0).
+ * Called by the whole team after a barrier (the counts may alias the last user's memory); ends
+ * with one.
+ */
+template <typename Team, int Unroll, bool Level1, typename Source>
+__device__ inline void yamr__topk_count(unsigned *level1, unsigned *level2, int in_bin,
+                                        long long n, const Source &src)
+{
+    typedef yamr__topk_floor_bins<(int)sizeof(typename Source::item)> Bins;
+    typedef typename Source::key_type Key;
+    for (int j = Team::rank(); j < Bins::bins; j += Team::size) {
+        if (Level1) level1[j] = 0;
+        if (in_bin >= 0) level2[j] = 0;
+    }
+    Team::sync();
+    yamr__topk_run run1, run2;
+    for (long long base = 0; base < n; base += (long long)Unroll * Team::size) {
+        typename Source::item e[Unroll];
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const long long i = base + u * Team::size + Team::rank();
+            if (i < n) e[u] = src.load(i);
+        }
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            if (base + u * Team::size + Team::rank() >= n) break;
+            const Key key = src.key(e[u]);
+            if (!src.counts(key)) continue;
+            const int bin = Bins::level1(key);
+            if (Level1) run1.add(level1, bin);
+            if (bin == in_bin) run2.add(level2, Bins::level2(key, in_bin));
+        }
+    }
+    if (Level1) run1.end(level1);
+    if (in_bin >= 0) run2.end(level2);
+    Team::sync();
+}
+
+/* A bin of counts for a target: bin -1 where all bins hold fewer than the target. */
+struct yamr__topk_floor_bin {
+    int bin;
+    unsigned long long above, in_bin; /* elements of the bins above it, and its own */
+};
+
+/*
+ * The largest bin b of counts[bins] (shared or global memory) whose bins b and above hold at
+ * least `target` (>= 1) elements, in every thread of the team. Thread t takes bins/size bins
+ * (thread 0 the top ones); a scan of their sums over the threads, from the top, finds the one
+ * thread where the running sum reaches the target. `scratch`: Team::size / WarpSize + 3 words of
+ * shared memory. Called by the whole team; ends with a barrier.
+ */
+template <typename Team, int WarpSize, typename Count>
+__device__ inline yamr__topk_floor_bin yamr__topk_find_bin(const Count *counts,
+                                                           unsigned long long target,
+                                                           unsigned long long *scratch)
+{
+    constexpr int bins = 1 << YAMR__TOPK_FLOOR_BITS, per = bins / Team::size;
+    constexpr int warps = Team::size / WarpSize;
+    static_assert(bins % Team::size == 0 && per > 0, "every thread takes whole bins");
+    const int t = Team::rank(), lane = t % WarpSize, warp = t / WarpSize;
+    const int top = bins - 1 - per * t;
+    unsigned long long mine = 0;
+#pragma unroll
+    for (int j = 0; j < per; ++j) mine += counts[top - j];
+    unsigned long long sum = mine; /* inclusive, over the lanes */
+#pragma unroll
+    for (int d = 1; d < WarpSize; d *= 2) {
+        const unsigned long long o = yamr__shfl<WarpSize>(sum, lane >= d ? lane - d : 0);
+        if (lane >= d) sum += o;
+    }
+    if (lane == WarpSize - 1) scratch[warp] = sum;
+    if (t == 0) scratch[warps] = ~0ull; /* no bin, until the thread that finds one */
+    Team::sync();
+    for (int w = 0; w < warp; ++w) sum += scratch[w];
+    unsigned long long run = sum - mine;
+    if (run < target && sum >= target) { /* one thread */
+        for (int j = 0; j < per; ++j) { /* its bins again, from the top */
+            const unsigned long long c = counts[top - j];
+            if (run + c >= target) {
+                scratch[warps] = (unsigned long long)(top - j);
+                scratch[warps + 1] = run;
+                scratch[warps + 2] = c;
+                break;
+            }
+            run += c;
+        }
+    }
+    Team::sync();
+    yamr__topk_floor_bin f;
+    f.bin = scratch[warps] == ~0ull ? -1 : (int)scratch[warps];
+    f.above = scratch[warps + 1];
+    f.in_bin = scratch[warps + 2];
+    Team::sync(); /* scratch is free again */
+    return f;
+}
+
+/* Whether the counts refine bin f for target t (the same test in every launch of a call). */
+__device__ inline bool yamr__topk_refines(const yamr__topk_floor_bin &f, unsigned long long t)
+{
+    return f.bin >= 0 && f.in_bin > (unsigned long long)YAMR__TOPK_FLOOR_REFINE * t;
+}
+
+/* The floor of a work item (a.floor: YAMR__TOPK_FLOOR_OWN or _ROW), its elements [0, n) of
+ * `src`; `counts`: bins words of shared memory (OWN). Called by the whole block. */
+template <typename Team, int WarpSize, int Unroll, typename R, typename Source>
+__device__ inline R yamr__topk_floor(const yamr__topk_args &a, long long row, long long n,
+                                     const Source &src, unsigned *counts,
+                                     unsigned long long *scratch)
+{
+    typedef yamr__topk_floor_bins<(int)sizeof(typename Source::item)> Bins;
+    const unsigned long long target = (unsigned long long)(a.out_first + a.k);
+    R floor = yamr__rank_bottom<R>();
+    unsigned long long key;
+    if (a.floor == YAMR__TOPK_FLOOR_OWN) {
+        yamr__topk_count<Team, Unroll, true>(counts, NULL, -1, n, src);
+        const yamr__topk_floor_bin f = yamr__topk_find_bin<Team, WarpSize>(counts, target, scratch);
+        if (f.bin < 0) return floor;
+        key = Bins::lowest(f.bin, 0);
+        if (yamr__topk_refines(f, target)) {
+            yamr__topk_count<Team, Unroll, false>(NULL, counts, f.bin, n, src);
+            const yamr__topk_floor_bin g =
+                yamr__topk_find_bin<Team, WarpSize>(counts, target - f.above, scratch);
+            if (g.bin >= 0) key = Bins::lowest(f.bin, g.bin);
+        }
+    } else {
+        const yamr__topk_row_counts rc = yamr__topk_row_counts_of(a, row);
+        const unsigned long long *level1 = rc.level1;
+        const yamr__topk_floor_bin f = yamr__topk_find_bin<Team, WarpSize>(level1, target, scratch);
+        if (f.bin < 0) return floor;
+        key = Bins::lowest(f.bin, 0);
+        const unsigned long long whole = (unsigned long long)a.out_k;
+        const yamr__topk_floor_bin w =
+            target == whole ? f : yamr__topk_find_bin<Team, WarpSize>(level1, whole, scratch);
+        if (w.bin == f.bin && yamr__topk_refines(w, whole)) {
+            const unsigned long long *level2 =
+                *rc.guess == (unsigned long long)f.bin + 1 ? rc.guessed : rc.missed;
+            const yamr__topk_floor_bin g =
+                yamr__topk_find_bin<Team, WarpSize>(level2, target - f.above, scratch);
+            if (g.bin >= 0) key = Bins::lowest(f.bin, g.bin);
+        }
+    }
+    yamr__rank_of_key(floor, key);
+    return floor;
+}
+
+/* Adds a block's counts (shared memory) to a row's (global memory). */
+template <typename Team>
+__device__ inline void yamr__topk_add_counts(unsigned long long *into, const unsigned *counts)
+{
+    for (int j = Team::rank(); j < (1 << YAMR__TOPK_FLOOR_BITS); j += Team::size)
+        if (counts[j]) atomicAdd(into + j, (unsigned long long)counts[j]);
+}
+
+/* YAMR__TOPK_FLOOR_COUNT1 and _COUNT2: a block adds its part's counts (positions [0, n) of `src`,
+ * whose position 0 is the row's column `first`) to its row's; `counts`: 2 x bins words of shared
+ * memory. */
+template <typename Team, int WarpSize, int Unroll, typename Source>
+__device__ inline void yamr__topk_count_row(const yamr__topk_args &a, long long row,
+                                            long long first, long long n, const Source &src,
+                                            unsigned *counts, unsigned long long *scratch)
+{
+    typedef yamr__topk_floor_bins<(int)sizeof(typename Source::item)> Bins;
+    typedef typename Source::key_type Key;
+    const yamr__topk_row_counts rc = yamr__topk_row_counts_of(a, row);
+    unsigned *const level1 = counts, *const level2 = counts + Bins::bins;
+    const unsigned long long whole = (unsigned long long)a.out_k;
+    if (a.floor == YAMR__TOPK_FLOOR_COUNT2) {
+        const yamr__topk_floor_bin w = yamr__topk_find_bin<Team, WarpSize>(rc.level1, whole, scratch);
+        /* the same for the whole block: nothing to refine, or counted with level 1 */
+        if (!yamr__topk_refines(w, whole) || *rc.guess == (unsigned long long)w.bin + 1) return;
+        yamr__topk_count<Team, Unroll, false>(NULL, level2, w.bin, n, src);
+        yamr__topk_add_counts<Team>(rc.missed, level2);
+        return;
+    }
+    /* the guess: the sample's bin of the call's k (a share of whole / cols of it, at least one),
+     * from positions j * (cols / S) of the row (the launcher sends only rows of S or more) */
+    constexpr long long S = YAMR__TOPK_FLOOR_SAMPLE;
+    for (int j = Team::rank(); j < Bins::bins; j += Team::size) level2[j] = 0;
+    Team::sync();
+    {
+        const long long stride = a.cols / S;
+        yamr__topk_run run;
+        for (long long j = Team::rank(); j < S; j += Team::size) {
+            const Key key = src.key(src.load(j * stride - first));
+            if (src.counts(key)) run.add(level2, Bins::level1(key));
+        }
+        run.end(level2);
+    }
+    Team::sync();
+    const unsigned long long share = (whole * (unsigned long long)S + a.cols - 1) / a.cols;
+    const int guess = yamr__topk_find_bin<Team, WarpSize>(level2, share, scratch).bin;
+    yamr__topk_count<Team, Unroll, true>(level1, level2, guess, n, src);
+    yamr__topk_add_counts<Team>(rc.level1, level1);
+    if (guess >= 0) yamr__topk_add_counts<Team>(rc.guessed, level2);
+    if (first == 0 && Team::rank() == 0) *rc.guess = (unsigned long long)(guess + 1);
+}
+
 /* Blocks stride over (row, part of the row) pairs: the answer, or a partial list. A TOPK_LIST
  * row's values: Unroll positions a thread loads at once, MinBlocks its bound. */
 template <int Bytes, bool Float, typename R, int WarpSize, int Unroll, int MinBlocks>
@@ -908,24 +1262,41 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
                  long long *indices, typename yamr__topk_width<Bytes>::storage empty)
 {
     typedef yamr__topk_block_team Team;
+    constexpr int unroll = Unroll;
+    /* a block's counts (the floor) take the shared memory of its list and buffer first */
+    static_assert(2 * ((size_t)1 << YAMR__TOPK_FLOOR_BITS) * sizeof(unsigned) <=
+                      yamr__topk_buffer<Team>() * sizeof(R),
+                  "two levels of counts fit the buffer");
     if (!yamr__warp_width_matches<WarpSize>()) return;
     extern __shared__ unsigned long long yamr__topk_smem[];
     __shared__ int count;
+    __shared__ unsigned long long floor_scratch[YAMR__TOPK_THREADS / WarpSize + 3];
+    unsigned *const counts = (unsigned *)yamr__topk_smem;
+    const bool counting = a.floor == YAMR__TOPK_FLOOR_COUNT1 || a.floor == YAMR__TOPK_FLOOR_COUNT2;
     for (long long w = blockIdx.x; w < a.rows * a.blocks_per_row; w += gridDim.x) {
         const yamr__topk_part part = yamr__topk_part_of(a, w);
-        const long long row = part.row, first = part.first, n = part.n;
-        const yamr__topk_state<R> st =
-            yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
-        bool has_bound;
-        const R bound = yamr__topk_bound<R>(a, row, has_bound);
-        yamr__topk_scan<Team, WarpSize, Unroll>(
-            st, n > 0 ? n : 0, a.k, has_bound, bound,
-            yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first));
-        if (a.blocks_per_row == 1) {
-            yamr__topk_write<Team, Bytes>(st, a, row, in + row * a.ld, values, indices, empty);
+        const long long row = part.row, first = part.first, n = part.n > 0 ? part.n : 0;
+        const yamr__topk_elements<Bytes, Float, R> src =
+            yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first);
+        if (counting) {
+            yamr__topk_count_row<Team, WarpSize, unroll>(a, row, first, n, src, counts,
+                                                         floor_scratch);
         } else {
-            R *list = (R *)a.partials + w * a.k;
-            for (int j = threadIdx.x; j < a.k; j += blockDim.x) list[j] = st.list[j];
+            const R floor = a.floor == YAMR__TOPK_FLOOR_NONE
+                                ? yamr__rank_bottom<R>()
+                                : yamr__topk_floor<Team, WarpSize, unroll, R>(a, row, n, src, counts,
+                                                                             floor_scratch);
+            const yamr__topk_state<R> st =
+                yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
+            bool has_bound;
+            const R bound = yamr__topk_bound<R>(a, row, has_bound);
+            yamr__topk_scan<Team, WarpSize, unroll>(st, n, a.k, has_bound, bound, floor, src);
+            if (a.blocks_per_row == 1) {
+                yamr__topk_write<Team, Bytes>(st, a, row, in + row * a.ld, values, indices, empty);
+            } else {
+                R *list = (R *)a.partials + w * a.k;
+                for (int j = threadIdx.x; j < a.k; j += blockDim.x) list[j] = st.list[j];
+            }
         }
         __syncthreads(); /* the shared state is made anew for the next pair */
     }

@@ -237,12 +237,14 @@ static size_t shape_elems(const shape *s) { return s->skew + (s->rows - 1) * s->
 
 /* The k of a shape: 1, 2, a warp, a block, cols - 1, cols (those that fit, each once); on a GPU
  * also 100, the largest list size of the warp select kernel (hip_kernels/topk.hpp: 4 slots per
- * lane) on long rows, where a block's warps merge their lists. */
-static size_t shape_ks(size_t cols, size_t ks[7])
+ * lane) on long rows, where a block's warps merge their lists, and 1000. */
+static size_t shape_ks(size_t cols, size_t ks[8])
 {
-    const size_t want[7] = {1, 2, 32, 256, cols - 1, cols, device == YAMR_DEVICE_CPU ? 1 : 100};
+    /* GPU: 1000 too, rounds of the shared list for 8-byte ranks (topk.hpp: 512 a round) */
+    const int gpu = device != YAMR_DEVICE_CPU;
+    const size_t want[8] = {1, 2, 32, 256, cols - 1, cols, gpu ? 100 : 1, gpu ? 1000 : 1};
     size_t count = 0;
-    for (int i = 0; i < 7; ++i) {
+    for (int i = 0; i < 8; ++i) {
         if (want[i] < 1 || want[i] > cols) continue;
         int seen = 0;
         for (size_t j = 0; j < count; ++j) seen |= ks[j] == want[i];
@@ -311,14 +313,12 @@ static void check_call(const shape *s, yamr_dtype t, yamr_op op, yamr_nan_policy
     }
 }
 
-/* Every k and op of one shape, dtype, data and policy. */
-static void check_shape(const shape *s, yamr_dtype t, int mode, yamr_nan_policy p,
-                        const char *what)
+/* Every k of ks[nk] that fits and every op, of one shape, dtype, data and policy. */
+static void check_shape_ks(const shape *s, yamr_dtype t, yamr_nan_policy p, const char *what,
+                           const size_t *ks, size_t nk)
 {
     const size_t elem = yamr_dtype_size(t);
     const unsigned char *host_rows = host_in + s->skew * elem;
-    size_t ks[7];
-    const size_t nk = shape_ks(s->cols, ks);
     int64_t **orders = (int64_t **)malloc(s->rows * sizeof *orders);
     size_t *counts = (size_t *)malloc(s->rows * sizeof *counts);
     assert_non_null(orders);
@@ -341,7 +341,7 @@ static void check_shape(const shape *s, yamr_dtype t, int mode, yamr_nan_policy 
         assert_int_equal(yamr_copy_to_host(ctx, row_index, ctx_indices, s->rows * 8),
                          YAMR_SUCCESS);
         for (size_t ki = 0; ki < nk; ++ki) {
-            if (s->rows * ks[ki] > MAX_OUT) continue;
+            if (ks[ki] > s->cols || s->rows * ks[ki] > MAX_OUT) continue;
             char w[240];
             snprintf(w, sizeof w, "%s %s", what, yamr_dtype_name(t));
             const yamr_op value_op = dir ? YAMR_OP_MIN : YAMR_OP_MAX;
@@ -351,6 +351,14 @@ static void check_shape(const shape *s, yamr_dtype t, int mode, yamr_nan_policy 
     }
     free(orders);
     free(counts);
+}
+
+/* Every k of the shape (shape_ks). */
+static void check_shape(const shape *s, yamr_dtype t, yamr_nan_policy p, const char *what)
+{
+    size_t ks[8];
+    const size_t nk = shape_ks(s->cols, ks);
+    check_shape_ks(s, t, p, what, ks, nk);
 }
 
 static void test_topk_matches_reference(void **state)
@@ -388,14 +396,14 @@ static void test_topk_matches_reference(void **state)
                     snprintf(what, sizeof what, "%zux%zu ld %zu skew %zu %s nan=%s", s->rows,
                              s->cols, s->ld, s->skew, mode_name(mode),
                              p ? "ignore" : "propagate");
-                    check_shape(s, (yamr_dtype)t, mode, (yamr_nan_policy)p, what);
+                    check_shape(s, (yamr_dtype)t, (yamr_nan_policy)p, what);
                     /* the long rows again on one thread: the split and the whole row agree */
                     if (long_rows && device == YAMR_DEVICE_CPU && mode == PATTERN_MIXED &&
                         t == YAMR_DTYPE_F32) {
                         assert_int_equal(yamr_set_cpu_threads(ctx, 1), YAMR_SUCCESS);
                         char one[220];
                         snprintf(one, sizeof one, "%s threads=1", what);
-                        check_shape(s, (yamr_dtype)t, mode, (yamr_nan_policy)p, one);
+                        check_shape(s, (yamr_dtype)t, (yamr_nan_policy)p, one);
                         assert_int_equal(yamr_set_cpu_threads(ctx, 0), YAMR_SUCCESS);
                     }
                 }
@@ -404,6 +412,122 @@ static void test_topk_matches_reference(void **state)
     }
     assert_int_equal(yamr_set_nan_policy(ctx, YAMR_NAN_PROPAGATE), YAMR_SUCCESS);
     end_test("topk_matches_reference");
+}
+
+/* ---- The floor of the shared-list kernel (hip_kernels/topk.hpp) ----
+ *
+ * k above the warp select's slots (k > 128 on NVIDIA) on rows that one block takes, that a few
+ * blocks take (each counts its own part) and that many blocks take (the whole row's counts, two
+ * levels): whole rows rising and falling (ties where the dtype rounds), equal, all NaN, rising
+ * with NaN and +-inf planted, rising with large values hidden between the positions that the
+ * guess of the bin to refine samples (topk.hpp: cols / 4096 apart, from 0; the guess misses and
+ * a second pass counts), wide random values; k of rounds (1000: 8-byte ranks; 2048). */
+
+enum { FLOOR_RISING, FLOOR_FALLING, FLOOR_EQUAL, FLOOR_ALL_NAN, FLOOR_PLANTED, FLOOR_HIDDEN,
+       FLOOR_WIDE, FLOOR_MODES };
+static const char *const floor_mode_names[FLOOR_MODES] = {"rising", "falling", "equal", "all_nan",
+                                                          "planted", "hidden", "wide"};
+
+/* Bits of t for an integer v (|v| < 2^24; bf16 truncates, which keeps the order). */
+static uint64_t integer_bits(yamr_dtype t, int64_t v)
+{
+    const float f = (float)v;
+    const double d = (double)v;
+    uint32_t u;
+    uint64_t b = 0;
+    switch (t) {
+    case YAMR_DTYPE_F32: memcpy(&u, &f, 4); b = u; break;
+    case YAMR_DTYPE_BF16: memcpy(&u, &f, 4); b = u >> 16; break;
+    case YAMR_DTYPE_F64: memcpy(&b, &d, 8); break;
+    default: b = (uint64_t)v; break; /* I64 */
+    }
+    return b;
+}
+
+static uint64_t inf_bits(yamr_dtype t, int negative)
+{
+    switch (t) {
+    case YAMR_DTYPE_F32: return negative ? 0xff800000u : 0x7f800000u;
+    case YAMR_DTYPE_BF16: return negative ? 0xff80u : 0x7f80u;
+    default: return negative ? 0xfff0000000000000ull : 0x7ff0000000000000ull; /* F64 */
+    }
+}
+
+static void fill_floor_row(int mode, yamr_dtype t, void *out, size_t n, uint64_t *rng)
+{
+    if (mode == FLOOR_EQUAL || mode == FLOOR_WIDE) {
+        fill_row(mode == FLOOR_EQUAL ? MODE_ALL_EQUAL : MODE_WIDE, t, out, n, rng);
+        return;
+    }
+    if (mode == FLOOR_ALL_NAN) {
+        fill_pattern(PATTERN_ALL_NAN, t, out, n, rng);
+        return;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const int64_t v = (int64_t)i - (int64_t)(n / 2);
+        store_bits(t, out, i, integer_bits(t, mode == FLOOR_FALLING ? -v : v));
+    }
+    if (mode == FLOOR_PLANTED && n > 9) {
+        store_bits(t, out, 3, empty_bits(t));
+        store_bits(t, out, n / 2, empty_bits(t));
+        store_bits(t, out, n - 1, empty_bits(t));
+        store_bits(t, out, 5, inf_bits(t, 0));
+        store_bits(t, out, 7, inf_bits(t, 1));
+        store_bits(t, out, n - 3, inf_bits(t, 1));
+    }
+    if (mode == FLOOR_HIDDEN && n >= 4096 * 2) {
+        const size_t stride = n / 4096;
+        for (size_t i = stride / 2; i < n; i += stride)
+            store_bits(t, out, i, integer_bits(t, 1000000 + (int64_t)(i % 1000)));
+    }
+}
+
+static void test_topk_floor(void **state)
+{
+    (void)state;
+    if (device == YAMR_DEVICE_CPU) {
+        printf("SKIPPED: the floor is the GPU's shared-list kernel's\n");
+        skip();
+    }
+    /* on an H100 (132 multiprocessors): 1 x 600000 is split over 9 to 73 blocks (the row's
+     * counts), 2 x 300000 over 36 and 9 blocks, or 4 (each block's own part) for k 2048,
+     * 150 x 4000 a block a row */
+    const shape floor_shapes[] = {
+        {1, 600000, 600000, 0}, {2, 300000, 300011, 1}, {150, 4000, 4000, 0}};
+    const size_t ks[] = {129, 256, 1000, 2048};
+    const yamr_dtype types[] = {YAMR_DTYPE_F32, YAMR_DTYPE_BF16, YAMR_DTYPE_F64, YAMR_DTYPE_I64};
+    /* YAMR_TEST_MAX_N: leave out rows longer than that, as test_topk_matches_reference does */
+    const char *max_env = getenv("YAMR_TEST_MAX_N");
+    const size_t max_cols = max_env && *max_env ? (size_t)strtoull(max_env, NULL, 10) : SIZE_MAX;
+    uint64_t rng = test_seed();
+    for (size_t si = 0; si < sizeof floor_shapes / sizeof floor_shapes[0]; ++si) {
+        const shape *s = &floor_shapes[si];
+        const size_t n = shape_elems(s);
+        if (s->cols > max_cols) continue;
+        for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ++ti) {
+            const yamr_dtype t = types[ti];
+            if (si == 1 && t != YAMR_DTYPE_F32) continue; /* host time: the reference sorts */
+            for (int mode = 0; mode < FLOOR_MODES; ++mode) {
+                if (!is_float(t) && (mode == FLOOR_ALL_NAN || mode == FLOOR_PLANTED)) continue;
+                const size_t elem = yamr_dtype_size(t);
+                memset(host_in, 0, n * elem);
+                for (size_t r = 0; r < s->rows; ++r)
+                    fill_floor_row(mode, t, host_in + (s->skew + r * s->ld) * elem, s->cols, &rng);
+                assert_int_equal(yamr_copy_to_device(ctx, ctx_in, host_in, n * elem),
+                                 YAMR_SUCCESS);
+                for (int p = 0; p <= (is_float(t) ? YAMR_NAN_IGNORE : YAMR_NAN_PROPAGATE); ++p) {
+                    assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)p), YAMR_SUCCESS);
+                    char what[200];
+                    snprintf(what, sizeof what, "floor %zux%zu ld %zu skew %zu %s nan=%s",
+                             s->rows, s->cols, s->ld, s->skew, floor_mode_names[mode],
+                             p ? "ignore" : "propagate");
+                    check_shape_ks(s, t, (yamr_nan_policy)p, what, ks, sizeof ks / sizeof ks[0]);
+                }
+            }
+        }
+    }
+    assert_int_equal(yamr_set_nan_policy(ctx, YAMR_NAN_PROPAGATE), YAMR_SUCCESS);
+    end_test("topk_floor");
 }
 
 /* ---- Bad arguments: each refused with its status, nothing written ---- */
@@ -602,6 +726,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_arguments_write_nothing),
         cmocka_unit_test(test_plan_and_report),
         cmocka_unit_test(test_topk_matches_reference),
+        cmocka_unit_test(test_topk_floor),
     };
     const struct CMUnitTest long_tests[] = {cmocka_unit_test(test_long_row)};
     if (argc > 1 && strcmp(argv[1], "gpu") == 0) {
