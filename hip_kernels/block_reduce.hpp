@@ -80,7 +80,7 @@ __device__ inline void yamr__single_block_any(const void *in, int n, int variant
     switch (variant) {
 #define YAMR__SINGLE_CASE(id, name, widths, flags, correctness)                                \
     case id:                                                                                   \
-        if constexpr (yamr__single_block_variant<id>::value)                                        \
+        if constexpr (yamr__single_block_variant<id>::value)                                   \
             yamr__single_block<Dtype, id, WarpSize, false>((input)in, n, is_min, nan_ignore,   \
                                                            out, (yamr__race_probe *)0);        \
         break;

@@ -175,9 +175,10 @@ static bool launch_single_block(yamr__gpu *gpu, const yamr__gpu_call *call, int 
             if (!runs) return;
             for (int k = 0; k < slots; ++k) {
                 const int is_min = call->minmax ? k == 1 : call->is_min;
-                const auto kernel = yamr_dtype_size(call->dtype) == 2   ? yamr_single_block_kernel<2, W>
-                                    : yamr_dtype_size(call->dtype) == 4 ? yamr_single_block_kernel<4, W>
-                                                                        : yamr_single_block_kernel<8, W>;
+                const size_t bytes = yamr_dtype_size(call->dtype);
+                const auto kernel = bytes == 2   ? yamr_single_block_kernel<2, W>
+                                    : bytes == 4 ? yamr_single_block_kernel<4, W>
+                                                 : yamr_single_block_kernel<8, W>;
                 kernel<<<1, call->plan->block_threads, 0, gpu->stream>>>(
                     call->in, (int)call->n, (int)call->dtype, (int)call->plan->variant, is_min,
                     call->nan_ignore, gpu->d_result + k);
