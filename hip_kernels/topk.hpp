@@ -380,6 +380,19 @@ __device__ inline R yamr__topk_seed(const yamr__topk_state<R> &st, long long n, 
     return best;
 }
 
+/* A team's tile at `base`: position base + u * Team::size + the thread's rank into e[u], for
+ * u < Unroll, those below n (the scan's and the counts' loads). */
+template <typename Team, int Unroll, typename Source>
+__device__ inline void yamr__topk_load_tile(const Source &src, long long base, long long n,
+                                            typename Source::item (&e)[Unroll])
+{
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+        const long long i = base + u * Team::size + Team::rank();
+        if (i < n) e[u] = src.load(i);
+    }
+}
+
 /*
  * The scan: the ranks of positions [0, n) of `src` (src.load(i), then src.rank(item, i, &r):
  * false for no element, a NaN under YAMR_NAN_IGNORE), those at or above `bound` left out where
@@ -402,11 +415,7 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
         yamr__rank_max(yamr__topk_seed<Team, WarpSize>(st, n, k, has_bound, bound, src), floor);
     for (long long base = 0; base < n; base += (long long)Unroll * Team::size) {
         typename Source::item e[Unroll];
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            const long long i = base + u * Team::size + Team::rank();
-            if (i < n) e[u] = src.load(i);
-        }
+        yamr__topk_load_tile<Team, Unroll>(src, base, n, e);
         unsigned passes = 0; /* bit u: position u passes the threshold as it stands */
 #pragma unroll
         for (int u = 0; u < Unroll; ++u) {
@@ -1074,11 +1083,7 @@ __device__ inline void yamr__topk_count(unsigned *level1, unsigned *level2, int 
     yamr__topk_run run1, run2;
     for (long long base = 0; base < n; base += (long long)Unroll * Team::size) {
         typename Source::item e[Unroll];
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            const long long i = base + u * Team::size + Team::rank();
-            if (i < n) e[u] = src.load(i);
-        }
+        yamr__topk_load_tile<Team, Unroll>(src, base, n, e);
 #pragma unroll
         for (int u = 0; u < Unroll; ++u) {
             if (base + u * Team::size + Team::rank() >= n) break;
