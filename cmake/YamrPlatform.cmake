@@ -5,7 +5,7 @@ include(CheckLanguage)
 
 set(YAMR_PLATFORM "auto" CACHE STRING "GPU platform: auto, nvidia, amd or cpu")
 set_property(CACHE YAMR_PLATFORM PROPERTY STRINGS auto nvidia amd cpu)
-set(YAMR_CUDA_ARCHS "" CACHE STRING "Default CUDA architectures, when CMAKE_CUDA_ARCHITECTURES is not given (empty: 70;80;90, or 75;80;90 for CUDA >= 13)")
+set(YAMR_CUDA_ARCHS "" CACHE STRING "Default CUDA architectures, when CMAKE_CUDA_ARCHITECTURES is not given (empty: 70-real;80-real;90, or 75-real;80-real;90 for CUDA >= 13: machine code for each, PTX for the newest)")
 set(YAMR_HIP_ARCHS "gfx90a;gfx1030" CACHE STRING "Default AMD offload architectures (wave64 and wave32), when neither CMAKE_HIP_ARCHITECTURES nor GPU_TARGETS is given")
 set(YAMR_HIP_FLAGS "" CACHE STRING "More hipcc flags, e.g. -mwavefrontsize64 for RDNA in wave64 mode")
 set(YAMR_CUDA_COMPRESS "size" CACHE STRING "NVIDIA device code compression, nvcc's --compress-mode: size (the smallest library), balance, speed, default (nvcc's own) or none; before CUDA 13, default and none leave nvcc's default and the others compress every image")
@@ -75,9 +75,13 @@ if(YAMR_RESOLVED_PLATFORM STREQUAL "nvidia")
   if(YAMR__CUDA_ARCHS_FROM STREQUAL "YAMR_CUDA_ARCHS")
     if(NOT YAMR_CUDA_ARCHS)
       if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 13)
-        set(YAMR_CUDA_ARCHS "75;80;90") # CUDA 13 dropped sm_70 (Volta); Turing is the oldest ITS arch left
+        # CUDA 13 dropped sm_70 (Volta); Turing is the oldest ITS arch left. PTX only for the
+        # newest, which later GPUs compile at load: the older PTX would serve no GPU (each of
+        # them runs its own machine code or sm_90's PTX), and it cost a third of the fat
+        # binaries' compression time and size.
+        set(YAMR_CUDA_ARCHS "75-real;80-real;90")
       else()
-        set(YAMR_CUDA_ARCHS "70;80;90")
+        set(YAMR_CUDA_ARCHS "70-real;80-real;90")
       endif()
     endif()
     # The cache shows the list in use; a later value other than this one is the user's.

@@ -39,9 +39,7 @@ static yamr_status topk_row_words(yamr__gpu *gpu, size_t rows, char *err, size_t
     return YAMR_SUCCESS;
 }
 
-/* The select kernel of TOPK_SELECT row P with `slots` (a power of two, at most the row's). Wide
- * ranks of narrow keys (rows of 2^32 - 1 elements or more) come only with the most slots
- * (src/topk_shape.c). */
+/* The select kernel of TOPK_SELECT row P with `slots` (a power of two, at most the row's). */
 template <int Bytes, bool Float, typename R, int P, int Q = yamr__policy_rows[P].topk.slots>
 static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream,
                           const typename yamr__topk_width<Bytes>::storage *in,
@@ -51,7 +49,7 @@ static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream
 {
     constexpr yamr__policy row = yamr__policy_rows[P];
     constexpr int W = yamr__policy_warp_width(P);
-    if constexpr (Q > 1 && yamr__topk_slots_held<Bytes, R>(Q / 2, row.topk.slots)) {
+    if constexpr (Q > 1) {
         if (slots < (unsigned)Q) {
             launch_select<Bytes, Float, R, P, Q / 2>(p, slots, stream, in, a, values, indices, empty);
             return;
@@ -113,7 +111,7 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
     a.ld = (long long)c->ld;
     a.blocks_per_row = (int)bpr;
     a.is_min = !c->largest;
-    a.nan_ignore = c->nan_ignore;
+    a.nan_ignore = c->nan_ignore && yamr__dtype_is_float(c->dtype);
     a.out_k = (long long)c->k;
     a.partials = gpu->topk_workspace;
     a.bounds = rounds > 1 ? (char *)gpu->topk_workspace + partial_bytes : NULL;
@@ -139,6 +137,7 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
             const size_t smem =
                 ((size_t)a.list_size + yamr__topk_buffer<yamr__topk_block_team>()) * sizeof(R);
             if constexpr (row.shape == YAMR__SHAPE_TOPK_SELECT) {
+                static_assert(yamr__topk_select_holds<Bytes, R>(), "launch_class() makes none");
                 launch_select<Bytes, Float, R, P>(p, slots, gpu->stream, in, a, values, indices, empty);
             } else {
                 /* the whole row's counts, once: level 1, then level 2 (topk.hpp, the floor) */
@@ -177,7 +176,8 @@ constexpr bool yamr__topk_serves(int P, int bytes)
 
 /* One instance per class of element (topk.hpp's key rules) and row of this build's vendor that
  * serves it; one-word ranks where the plan's index width is 32 bits (32-bit keys, every column
- * below 2^32 - 1). Unsupported (nothing launched) for a row the build does not hold. */
+ * below 2^32 - 1); no select kernel for wide ranks of narrow keys (yamr__topk_select_holds).
+ * Unsupported (nothing launched) for a row the build does not hold. */
 template <int Bytes, bool Float>
 static yamr_status launch_class(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
 {
@@ -191,7 +191,9 @@ static yamr_status launch_class(yamr__gpu *gpu, const yamr__topk_call *c, char *
                     return;
                 }
             }
-            s = launch_topk<Bytes, Float, yamr__rank64, P>(gpu, c, err, errlen);
+            if constexpr (yamr__policy_rows[P].shape != YAMR__SHAPE_TOPK_SELECT ||
+                          yamr__topk_select_holds<Bytes, yamr__rank64>())
+                s = launch_topk<Bytes, Float, yamr__rank64, P>(gpu, c, err, errlen);
         }
     });
     return s;
@@ -218,8 +220,8 @@ extern "C" yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *c, 
     case YAMR_DTYPE_F32: return launch_class<4, true>(gpu, c, err, errlen);
     case YAMR_DTYPE_I32:
     case YAMR_DTYPE_U32: return launch_class<4, false>(gpu, c, err, errlen);
-    case YAMR_DTYPE_F64: return launch_class<8, true>(gpu, c, err, errlen);
-    case YAMR_DTYPE_I64: return launch_class<8, false>(gpu, c, err, errlen);
+    case YAMR_DTYPE_F64:
+    case YAMR_DTYPE_I64: return launch_class<8, true>(gpu, c, err, errlen);
     }
     return YAMR_ERROR_UNSUPPORTED;
 }

@@ -477,14 +477,13 @@ __device__ inline void yamr__rank_of_key(yamr__rank64 &r, unsigned long long key
 __device__ inline unsigned long long yamr__rank_key(yamr__rank32 r) { return r.w >> 32; }
 __device__ inline unsigned long long yamr__rank_key(yamr__rank64 r) { return r.key; }
 
-/* Whether the library holds the select kernel of Q slots for a width and rank, where a row's
- * lists have at most `most` slots a lane: every Q, except that wide ranks of narrow keys (rows
- * of 2^32 - 1 elements or more, memory-bound) come only with the most slots (src/topk_shape.c
- * plans so), which saves instances. */
+/* Whether the select kernel serves ranks R of keys of `Bytes`-byte elements: not the wide ranks of
+ * narrow keys (rows of 2^32 - 1 elements or more, memory-bound), which take the shared list
+ * whatever k (src/topk_shape.c plans so): the largest select instances are not built for them. */
 template <int Bytes, typename R>
-__host__ __device__ constexpr bool yamr__topk_slots_held(int q, int most)
+__host__ __device__ constexpr bool yamr__topk_select_holds()
 {
-    return q == most || Bytes == 8 || sizeof(R) == 8;
+    return Bytes == 8 || sizeof(R) == 8;
 }
 
 /* A bitonic sequence of the warp's Q * WarpSize ranks, sorted largest first. */
@@ -767,24 +766,27 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
 
 /*
  * Top-k keys: one kernel instance per class of element, not per dtype. The classes: 2-byte
- * floats (f16, bf16: yamr__key_half of yamr_keys.h, the infinity's bits as data), 4- and 8-byte
- * floats (the device keys of dtype_traits.hpp), 4- and 8-byte integers (signed or not: the sign
- * mask as data). Keys order elements as yamr_keys.h does, so the tests' host reference checks
- * them.
+ * floats (f16, bf16: yamr__key_half of yamr_keys.h, the infinity's bits as data), 4-byte floats
+ * (the device key of dtype_traits.hpp), 4-byte integers (signed or not: the sign mask as data),
+ * and 8-byte elements (f64 and i64: which of the two keys, as data). Keys order elements as
+ * yamr_keys.h does, so the tests' host reference checks them.
  */
 struct yamr__topk_key_rule {
-    unsigned long long sign_mask, inf;
+    unsigned long long sign_mask;
+    unsigned inf;
+    int floats; /* 8 bytes: f64 (else i64) */
 };
 
 /* The rule of a dtype (host). */
 inline yamr__topk_key_rule yamr__topk_key_rule_of(yamr_dtype t)
 {
-    yamr__topk_key_rule k = {0, 0};
+    yamr__topk_key_rule k = {0, 0, 0};
     switch (t) {
     case YAMR_DTYPE_F16: k.inf = YAMR_F16_INF; break;
     case YAMR_DTYPE_BF16: k.inf = YAMR_BF16_INF; break;
     case YAMR_DTYPE_I32: k.sign_mask = 0x80000000ull; break;
     case YAMR_DTYPE_I64: k.sign_mask = 0x8000000000000000ull; break;
+    case YAMR_DTYPE_F64: k.floats = 1; break;
     default: break;
     }
     return k;
@@ -809,7 +811,9 @@ struct yamr__topk_width<8> {
     typedef unsigned long long key;
 };
 
-/* What every top-k kernel is told. */
+/* What every top-k kernel is told: 128 bytes at most (nvcc keeps the fields of a larger kernel
+ * argument in parameter memory and reads them through a pointer: the 2-byte select kernel ran
+ * 15% slower at 136 bytes). */
 struct yamr__topk_args {
     long long rows, cols, ld;
     int k;               /* entries this round (<= list_size) */
@@ -827,6 +831,7 @@ struct yamr__topk_args {
     int floor;           /* yamr_topk_kernel: a yamr__topk_floor_mode */
     void *counts;        /* YAMR__TOPK_FLOOR_COUNT1, _COUNT2, _ROW: rows x 2 x bins counts */
 };
+static_assert(sizeof(yamr__topk_args) <= 128, "the kernels' argument fits 128 bytes");
 
 /* The answer of one row from its team's sorted list: values from the input at each rank's
  * column (the empty value where no element), indices (may be NULL). */
@@ -866,7 +871,8 @@ __device__ inline void yamr__reg_write(const R (&v)[N], const yamr__topk_args &a
     }
 }
 
-/* The element ranks of a row: false for a NaN under YAMR_NAN_IGNORE. */
+/* The element ranks of a row: false for a NaN under YAMR_NAN_IGNORE. Float: the class holds
+ * floats (8 bytes: f64 and i64 are one class, Float true). */
 template <int Bytes, bool Float, typename R>
 struct yamr__topk_elements {
     typedef typename yamr__topk_width<Bytes>::storage item;
@@ -876,18 +882,20 @@ struct yamr__topk_elements {
     yamr__key_mode<key_type> mode; /* MIN's flip; the NaN key (top: PROPAGATE, bottom: IGNORE) */
     key_type sign_mask; /* integers: the sign bit (signed) or 0 (unsigned) */
     key_type inf;       /* 2-byte floats: the infinity's bits */
+    bool floats;        /* 8 bytes: f64's key, else an integer's */
     bool skip_bottom;   /* floats under YAMR_NAN_IGNORE: the bottom key is a NaN */
     __device__ inline item load(long long i) const { return row[i]; }
     __device__ inline key_type key(item x) const
     {
-        if constexpr (!Float) {
+        if constexpr (Bytes == 8) {
+            return floats ? yamr__device_key_f64(__longlong_as_double((long long)x), mode)
+                          : (key_type)x ^ sign_mask ^ mode.flip;
+        } else if constexpr (!Float) {
             return (key_type)x ^ sign_mask ^ mode.flip;
         } else if constexpr (Bytes == 2) { /* the host's 16-bit key (yamr_keys.h) */
             return yamr__key_half(x, inf, mode.flip != 0, mode.nan_key == 0);
-        } else if constexpr (Bytes == 4) {
-            return yamr__device_key_f32(__uint_as_float(x), mode);
         } else {
-            return yamr__device_key_f64(__longlong_as_double((long long)x), mode);
+            return yamr__device_key_f32(__uint_as_float(x), mode);
         }
     }
     /* Whether an element of this key is one (a NaN under YAMR_NAN_IGNORE is not). */
@@ -900,6 +908,8 @@ struct yamr__topk_elements {
     }
 };
 
+/* skip_bottom: the launcher passes nan_ignore only for float dtypes (an integer's bottom key is an
+ * element). */
 template <int Bytes, bool Float, typename R>
 __device__ inline yamr__topk_elements<Bytes, Float, R>
 yamr__topk_elements_of(const yamr__topk_args &a,
@@ -913,6 +923,7 @@ yamr__topk_elements_of(const yamr__topk_args &a,
     at.mode = yamr__key_mode_of<key_type>(a.is_min, a.nan_ignore);
     at.sign_mask = (key_type)a.key.sign_mask;
     at.inf = (key_type)a.key.inf;
+    at.floats = a.key.floats != 0;
     at.skip_bottom = Float && a.nan_ignore;
     return at;
 }

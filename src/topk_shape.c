@@ -37,9 +37,8 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
     /* a rank is a key and a column in one word where both fit: 32-bit keys (elements of up to 4
      * bytes), columns below 2^32 - 1 (the bottom's complement) */
     plan->index_bits = elem_size <= 4 && cols < (size_t)UINT32_MAX ? 32 : 64;
-    /* wide ranks of narrow keys: the select kernel only with the most slots (topk.hpp,
-     * yamr__topk_slots_held) */
-    if (slots > 0 && elem_size <= 4 && plan->index_bits == 64) slots = most;
+    /* wide ranks of narrow keys: the shared list, whatever k (topk.hpp, yamr__topk_select_holds) */
+    if (elem_size <= 4 && plan->index_bits == 64) slots = 0;
     const yamr__policy *row = slots > 0 ? select : topk_row(dev, elem_size, YAMR__SHAPE_TOPK_LIST);
     YAMR__PLAN_POLICY(plan) = (uint32_t)(row - yamr__policies);
     plan->block_threads = row->threads;

@@ -6,7 +6,8 @@
  * table of bad arguments; plans.
  *
  * Usage: test_topk cpu | gpu [long]. `gpu` exits 77 (skipped) when there is no GPU; `gpu long`
- * runs one row of 2^31 + 4099 bf16 elements (4 GiB) and skips when the GPU has no room for it.
+ * runs rows of 2^31 + 4099 and 2^32 + 4099 bf16 elements (8 GiB) and skips when the GPU has no
+ * room for them.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -640,58 +641,19 @@ static void test_plan_and_report(void **state)
     }
 }
 
-/* ---- One row of 2^31 + 4099 bf16 elements on a GPU (4 GiB): 64-bit positions ---- */
+/* ---- Rows of 2^31 + 4099 and 2^32 + 4099 bf16 elements on a GPU (8 GiB): 32-bit positions
+ * past 2^31, and 64-bit ranks of 16-bit keys (the shared list: src/topk_shape.c) ---- */
 
-static void test_long_row(void **state)
+/* The top k of h[0, n) (a prefix of the row, as a row of its own) are the planted positions in
+ * it, by value (descending), then position; its minimum's first place is min_at. */
+static void check_long_row(const uint16_t *h, const void *dev_in, size_t n, size_t k,
+                           const size_t *planted, size_t np, size_t min_at)
 {
-    (void)state;
-    const size_t n = ((size_t)1 << 31) + 4099, k = 64;
-    void *dev_in = NULL;
-    if (yamr_device_alloc(ctx, n * 2, &dev_in) != YAMR_SUCCESS) {
-        printf("SKIPPED: no room for %zu bf16 elements on the GPU\n", n);
-        skip();
-    }
-    uint16_t *h = (uint16_t *)malloc(n * 2);
-    assert_non_null(h);
-    /* background: values in [-1, 1) in steps of 1/64 (bf16 0xbf80..0x3f7c), ties everywhere;
-     * planted: values 2 + j / 8 for j < 40 (a few twice, one copy past 2^31), and -4 at the
-     * end for MIN */
-    uint64_t rng = test_seed();
-    for (size_t i = 0; i < n; ++i) {
-        const float v = (float)((int)(rng_next(&rng) % 128) - 64) / 64.0f;
-        uint32_t u;
-        memcpy(&u, &v, 4);
-        h[i] = (uint16_t)(u >> 16);
-    }
-    size_t planted[80];
-    size_t np = 0;
-    for (int j = 0; j < 40; ++j) {
-        const float v = 2.0f + (float)j / 8.0f;
-        uint32_t u;
-        memcpy(&u, &v, 4);
-        const size_t at1 = ((size_t)1 << 31) + 7 * (size_t)j + 3; /* past 2^31 */
-        const size_t at2 = (size_t)j * 53000017u % ((size_t)1 << 31);
-        h[at1] = (uint16_t)(u >> 16);
-        planted[np++] = at1;
-        if (j % 2 == 0) {
-            h[at2] = (uint16_t)(u >> 16);
-            planted[np++] = at2;
-        }
-    }
-    const float lowest = -4.0f;
-    uint32_t lu;
-    memcpy(&lu, &lowest, 4);
-    h[n - 1] = (uint16_t)(lu >> 16);
-    assert_int_equal(yamr_copy_to_device(ctx, dev_in, h, n * 2), YAMR_SUCCESS);
-    poison_outputs(k);
-    assert_int_equal(yamr_topk_rows(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_BF16, dev_in, 1, n, n, k,
-                                    ctx_values, (int64_t *)ctx_indices),
-                     YAMR_SUCCESS);
-    fetch_outputs(k);
-    /* the reference: the planted positions by value (descending), then position */
-    int64_t want[80];
-    for (size_t i = 0; i < np; ++i) want[i] = (int64_t)planted[i];
-    for (size_t i = 1; i < np; ++i)
+    int64_t want[120];
+    size_t nw = 0;
+    for (size_t i = 0; i < np; ++i)
+        if (planted[i] < n) want[nw++] = (int64_t)planted[i];
+    for (size_t i = 1; i < nw; ++i)
         for (size_t j = i; j > 0; --j) {
             const uint16_t a = h[want[j]], b = h[want[j - 1]];
             if (a > b || (a == b && want[j] < want[j - 1])) {
@@ -702,11 +664,17 @@ static void test_long_row(void **state)
                 break;
             }
         }
-    for (size_t j = 0; j < k && j < np; ++j) {
+    poison_outputs(k);
+    assert_int_equal(yamr_topk_rows(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_BF16, dev_in, 1, n, n, k,
+                                    ctx_values, (int64_t *)ctx_indices),
+                     YAMR_SUCCESS);
+    fetch_outputs(k);
+    for (size_t j = 0; j < k && j < nw; ++j) {
         int64_t got;
         memcpy(&got, host_indices + j * 8, 8);
-        if (got != want[j]) failf("long row entry %zu: index %lld, want %lld", j, (long long)got,
-                                  (long long)want[j]);
+        if (got != want[j])
+            failf("row of %zu: entry %zu: index %lld, want %lld", n, j, (long long)got,
+                  (long long)want[j]);
     }
     assert_int_equal(yamr_topk_rows(ctx, YAMR_OP_ARGMIN, YAMR_DTYPE_BF16, dev_in, 1, n, n, 1,
                                     ctx_values, (int64_t *)ctx_indices),
@@ -714,7 +682,57 @@ static void test_long_row(void **state)
     fetch_outputs(1);
     int64_t got;
     memcpy(&got, host_indices, 8);
-    if (got != (int64_t)(n - 1)) failf("long row min: index %lld", (long long)got);
+    if (got != (int64_t)min_at) failf("row of %zu: min at index %lld", n, (long long)got);
+}
+
+static uint16_t bf16_of(float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    return (uint16_t)(u >> 16);
+}
+
+static void test_long_row(void **state)
+{
+    (void)state;
+    const size_t n1 = ((size_t)1 << 31) + 4099, n = ((size_t)1 << 32) + 4099, k = 64;
+    void *dev_in = NULL;
+    if (yamr_device_alloc(ctx, n * 2, &dev_in) != YAMR_SUCCESS) {
+        printf("SKIPPED: no room for %zu bf16 elements on the GPU\n", n);
+        skip();
+    }
+    uint16_t *h = (uint16_t *)malloc(n * 2);
+    assert_non_null(h);
+    /* background: values in [-1, 1) in steps of 1/64 (bf16 0xbf80..0x3f7c), ties everywhere;
+     * planted: values 2 + j / 8 for j < 40, past 2^31 and past 2^32, a few twice below 2^31
+     * (ties between the parts); -4 at the end of each row for MIN (the whole row's first at the
+     * prefix's end) */
+    uint64_t rng = test_seed();
+    for (size_t i = 0; i < n; ++i)
+        h[i] = bf16_of((float)((int)(rng_next(&rng) % 128) - 64) / 64.0f);
+    size_t planted[120];
+    size_t np = 0;
+    for (int j = 0; j < 40; ++j) {
+        const uint16_t v = bf16_of(2.0f + (float)j / 8.0f);
+        const size_t at1 = ((size_t)1 << 31) + 7 * (size_t)j + 3;
+        const size_t at2 = (size_t)j * 53000017u % ((size_t)1 << 31);
+        const size_t at3 = ((size_t)1 << 32) + 11 * (size_t)j + 5;
+        h[at1] = h[at3] = v;
+        planted[np++] = at1;
+        planted[np++] = at3;
+        if (j % 2 == 0) {
+            h[at2] = v;
+            planted[np++] = at2;
+        }
+    }
+    h[n1 - 1] = h[n - 1] = bf16_of(-4.0f);
+    assert_int_equal(yamr_copy_to_device(ctx, dev_in, h, n * 2), YAMR_SUCCESS);
+    check_long_row(h, dev_in, n1, k, planted, np, n1 - 1);
+    yamr_plan plan;
+    assert_int_equal(yamr_plan_for_topk(ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_BF16, 1, n, k, &plan),
+                     YAMR_SUCCESS);
+    if (plan.index_bits != 64) failf("a row of %zu: %d-bit positions", n, plan.index_bits);
+    check_long_row(h, dev_in, n, k, planted, np, n1 - 1);
     free(h);
     yamr_device_free(ctx, dev_in);
     end_test("long_row");
