@@ -63,25 +63,6 @@ static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream
             in, a, values, indices, empty);
 }
 
-/* How the shared-list kernel bounds its scan from below (topk.hpp, the floor): not for the warp
- * select kernel (k <= its slots' warps, which has seeds of its own), nor where a row has fewer
- * than YAMR__TOPK_FLOOR_MIN_RATIO times k elements (its scan is short whatever the order), nor
- * where a block's part has 2^32 elements or more (its counts are 32-bit); rows of at most
- * YAMR__TOPK_FLOOR_OWN_BLOCKS blocks (or shorter than the guess's sample) count each block's own
- * part in the same launch (a second read of the part, in the L2 where the parts of all blocks
- * fit; a part's floor holds k ranks), longer splits count the whole row first (two launches
- * before the rounds, and a floor near the row's k-th, so that a block's list holds only a few
- * ranks). */
-static int topk_floor_mode(const yamr__topk_call *c, unsigned slots, size_t bpr)
-{
-    const size_t part = (c->cols + bpr - 1) / bpr;
-    if (slots || c->cols / YAMR__TOPK_FLOOR_MIN_RATIO < c->k || part > (size_t)UINT32_MAX)
-        return YAMR__TOPK_FLOOR_NONE;
-    return bpr <= YAMR__TOPK_FLOOR_OWN_BLOCKS || c->cols < YAMR__TOPK_FLOOR_SAMPLE
-               ? YAMR__TOPK_FLOOR_OWN
-               : YAMR__TOPK_FLOOR_ROW;
-}
-
 /* Row P's kernel (TOPK_SELECT: the select kernel; TOPK_LIST: the shared list), then for a split
  * row the merge kernel. */
 template <int Bytes, bool Float, typename R, int P>
@@ -98,7 +79,7 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
     const size_t bpr = (size_t)p->blocks_per_row;
     const size_t partial_bytes = bpr > 1 ? c->rows * bpr * round_k * sizeof(R) : 0;
     const size_t bound_bytes = rounds > 1 ? c->rows * sizeof(R) : 0;
-    const int floor = topk_floor_mode(c, slots, bpr);
+    const int floor = (int)YAMR__PLAN_TOPK_FLOOR(p);
     const size_t count_bytes =
         floor == YAMR__TOPK_FLOOR_ROW ? c->rows * yamr__topk_floor_row_bytes() : 0;
     yamr_status s = topk_workspace(gpu, partial_bytes + bound_bytes + count_bytes, err, errlen);

@@ -33,6 +33,7 @@
 #define YAMR_TOPK_HPP
 
 #include "dtype_traits.hpp"
+#include "topk.h"
 #include "yamr_internal.h"
 #include "yamr_port.h"
 
@@ -50,13 +51,8 @@
 /* The counts refine the floor's bin by the key's next bits where it holds more than this many
  * times the elements the floor stands for (a second count of the row). */
 #define YAMR__TOPK_FLOOR_REFINE 4
-/* The launcher's choice (topk.hip): a floor only where a row has this many times k elements or
- * more; rows split over at most this many blocks count each block's own part, more blocks count
- * the whole row first. */
-#define YAMR__TOPK_FLOOR_MIN_RATIO 4
-#define YAMR__TOPK_FLOOR_OWN_BLOCKS 8
-/* Positions of a row sampled for the guess of the bin to refine (whole rows' counts). */
-#define YAMR__TOPK_FLOOR_SAMPLE 4096
+/* Which floor a call takes is its plan's (src/topk_shape.c, by the TOPK_LIST row's floor_ratio and
+ * floor_own_blocks); the modes and the guess's sample are src/topk.h's. */
 
 /* ---- Ranks ---- */
 
@@ -1000,14 +996,6 @@ __device__ inline yamr__topk_part yamr__topk_part_of(const yamr__topk_args &a, l
  * each block finds the floor of its round's target; level 2 (g's or b's counts, whichever is b's)
  * serves a round whose level-1 bin is b (the same test, so the same decision as COUNT2's).
  */
-enum yamr__topk_floor_mode {
-    YAMR__TOPK_FLOOR_NONE,   /* the scan's threshold starts at the seed */
-    YAMR__TOPK_FLOOR_OWN,    /* each block counts its own part first, in the same launch */
-    YAMR__TOPK_FLOOR_COUNT1, /* each block adds its part's level-1 counts to its row's; no scan */
-    YAMR__TOPK_FLOOR_COUNT2, /* each block adds its part's level-2 counts to its row's; no scan */
-    YAMR__TOPK_FLOOR_ROW     /* each block takes the floor from its row's counts */
-};
-
 /* The bins of a key width (Bytes of the element). */
 template <int Bytes>
 struct yamr__topk_floor_bins {

@@ -347,7 +347,12 @@ static void topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why,
                                           "lane; the row's most, %d, hold k up to %d)",
                      slots, row->topk.slots, row->topk.slots * ctx->info.warp_size);
         else
-            snprintf(lists, sizeof lists, "a block's list in shared memory, in rounds");
+            snprintf(lists, sizeof lists, "a block's list in shared memory, in rounds%s",
+                     YAMR__PLAN_TOPK_FLOOR(p) == YAMR__TOPK_FLOOR_OWN
+                         ? ", from a floor of each block's key counts"
+                     : YAMR__PLAN_TOPK_FLOOR(p) == YAMR__TOPK_FLOOR_ROW
+                         ? ", from a floor of the row's key counts (two counting launches first)"
+                         : "");
         if (p->blocks_per_row > 1)
             snprintf(why, cap, "%d blocks per row, merged (%zu rows too few to fill %d "
                                "multiprocessors); %s", p->blocks_per_row, p->rows,
@@ -503,7 +508,7 @@ void yamr__describe_plan(const yamr_context *ctx, const yamr_plan *p, char *out,
     else
         snprintf(size, sizeof size, "n = %zu", p->cols);
     char chunks[40] = "";
-    if (YAMR__PLAN_CHUNK_VECTORS(p))
+    if (p->call != YAMR_CALL_TOPK && YAMR__PLAN_CHUNK_VECTORS(p))
         snprintf(chunks, sizeof chunks, ", chunks of %d vectors", (int)YAMR__PLAN_CHUNK_VECTORS(p));
     /* the policy row by name, and the family's basis: measured, or derived from which facts */
     char policy[96] = "";

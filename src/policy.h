@@ -137,10 +137,15 @@ typedef struct {
     int warp_cols;             /* TOPK_SELECT: rows of at most this many elements take a warp */
     int split_min, split_per_k; /* a block of a row split over several reads at least split_min
                                    elements and split_per_k per k */
+    int floor_ratio;           /* TOPK_LIST: a floor (src/topk.h) where a row holds this many
+                                  times k elements or more (shorter: the scan is short anyway) */
+    int floor_own_blocks;      /* TOPK_LIST: rows split over at most this many blocks count each
+                                  block's own part (in the L2), more count the whole row first */
 } yamr__topk_tuning;
-#define YAMR__TOPK(slots, mb_most, copies, warp_cols, split_min, split_per_k)                  \
-    {slots, mb_most, copies, warp_cols, split_min, split_per_k}
-#define YAMR__NO_TOPK YAMR__TOPK(0, 0, 0, 0, 0, 0)
+#define YAMR__TOPK(slots, mb_most, copies, warp_cols, split_min, split_per_k, floor_ratio,     \
+                   floor_own_blocks)                                                           \
+    {slots, mb_most, copies, warp_cols, split_min, split_per_k, floor_ratio, floor_own_blocks}
+#define YAMR__NO_TOPK YAMR__TOPK(0, 0, 0, 0, 0, 0, 0, 0)
 
 typedef struct {
     const char *name;
@@ -198,11 +203,12 @@ typedef struct {
                               warp_cols, split_min, split_per_k, why)                          \
     X(id, fam, 0, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_SELECT, YAMR_VARIANT_WARP_SHUFFLE, threads,  \
       vectors, 0, 0, 0, 0, 0, mb, 0, 0, YAMR__INDEX_RANK, YAMR__MERGE_TOPK, YAMR__DONE_STREAM,  \
-      YAMR__TOPK(slots, mb_most, copies, warp_cols, split_min, split_per_k), why)
-#define YAMR__ROW_TOPK_LIST(X, id, fam, esize, threads, count, mb, split_min, split_per_k, why) \
+      YAMR__TOPK(slots, mb_most, copies, warp_cols, split_min, split_per_k, 0, 0), why)
+#define YAMR__ROW_TOPK_LIST(X, id, fam, esize, threads, count, mb, split_min, split_per_k,      \
+                            floor_ratio, floor_own_blocks, why)                                \
     X(id, fam, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST, YAMR_VARIANT_WARP_SHUFFLE, threads, \
       0, 0, 0, 0, count, 0, mb, 0, 0, YAMR__INDEX_RANK, YAMR__MERGE_TOPK, YAMR__DONE_STREAM,    \
-      YAMR__TOPK(0, 0, 0, 0, split_min, split_per_k), why)
+      YAMR__TOPK(0, 0, 0, 0, split_min, split_per_k, floor_ratio, floor_own_blocks), why)
 
 /* The reasons the AMD rows share (each row adds its own fact). */
 #define YAMR__AMD_THREADS "256 threads: 4 waves of 64, one a SIMD of a CDNA CU"
@@ -219,7 +225,8 @@ typedef struct {
  * vectors, bound. SEGMENTS: threads, group lanes, elements a group lane, elements a warp lane,
  * block-team vectors, bound. TOPK_SELECT: threads, vectors, most slots, bounds (fewer slots, the
  * most), scan copies, warp rows' elements, split block's elements (at least, per k). TOPK_LIST:
- * threads, positions a thread loads at once, bound, split block's elements (at least, per k).
+ * threads, positions a thread loads at once, bound, split block's elements (at least, per k),
+ * the floor's (a row's elements per k at least, most blocks a row that count their own parts).
  */
 #define YAMR__POLICY_TABLE(X)                                                                  \
     /* ---- the CPU backend: yamr__cpu_plan (src/cpu/) puts its threads and splits in the plan */ \
@@ -271,9 +278,9 @@ typedef struct {
                           "list 124 (818be90); bounds 3 and 2: 80 and 128 registers; a split " \
                           "fills one wave of them (ac80388); 2 scan copies 2-5% faster "       \
                           "(3f068b8); rows to 4096 a warp: 2048 or 65536 slower (ac80388)")    \
-    YAMR__ROW_TOPK_LIST(X, nv_topk_list_e8, YAMR__NV, 8, 256, 8, 4, 8192, 32,                  \
+    YAMR__ROW_TOPK_LIST(X, nv_topk_list_e8, YAMR__NV, 8, 256, 8, 4, 8192, 32, 4, 8,            \
                         "as nv_topk_list: 8 positions, 64 bytes a thread at once")             \
-    YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 16, 4, 8192, 32,                    \
+    YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 16, 4, 8192, 32, 4, 8,              \
                         "16 positions (64 bytes of 4-byte elements) a thread at once, bound "  \
                         "4: set with the kernel (ebf7351); a split one wave of 4 blocks an SM "\
                         "(9867452: 64 x 128256 k50 96.7 -> 72.8 us)")                          \
@@ -311,9 +318,9 @@ typedef struct {
                           "derived, not measured: nv_topk_select's values, k up to 256 in "    \
                           "64-lane waves; " YAMR__AMD_BOUND "; one scan copy for the "         \
                           "compiler's time (3f068b8)")                                         \
-    YAMR__ROW_TOPK_LIST(X, cdna_topk_list_e8, YAMR__CDNA, 8, 256, 8, 4, 8192, 32,              \
+    YAMR__ROW_TOPK_LIST(X, cdna_topk_list_e8, YAMR__CDNA, 8, 256, 8, 4, 8192, 32, 4, 8,        \
                         "derived, not measured: as cdna_topk_list")                            \
-    YAMR__ROW_TOPK_LIST(X, cdna_topk_list, YAMR__CDNA, 0, 256, 16, 4, 8192, 32,                \
+    YAMR__ROW_TOPK_LIST(X, cdna_topk_list, YAMR__CDNA, 0, 256, 16, 4, 8192, 32, 4, 8,          \
                         "derived, not measured: nv_topk_list's values; a list and buffer "     \
                         "take 24 or 40 KiB of a CU's 64 KiB LDS, so 2 or 1 blocks a CU, not "  \
                         "the 4 a split plans for")                                             \
@@ -349,9 +356,9 @@ typedef struct {
     YAMR__ROW_TOPK_SELECT(X, rdna_topk_select, YAMR__RDNA, 256, 4, 4, 3, 2, 1, 4096, 8192, 32, \
                           "derived, not measured: nv_topk_select's values, 32-lane waves as "  \
                           "an NVIDIA warp; one scan copy for the compiler's time (3f068b8)")   \
-    YAMR__ROW_TOPK_LIST(X, rdna_topk_list_e8, YAMR__RDNA, 8, 256, 8, 4, 8192, 32,              \
+    YAMR__ROW_TOPK_LIST(X, rdna_topk_list_e8, YAMR__RDNA, 8, 256, 8, 4, 8192, 32, 4, 8,        \
                         "derived, not measured: as rdna_topk_list")                            \
-    YAMR__ROW_TOPK_LIST(X, rdna_topk_list, YAMR__RDNA, 0, 256, 16, 4, 8192, 32,                \
+    YAMR__ROW_TOPK_LIST(X, rdna_topk_list, YAMR__RDNA, 0, 256, 16, 4, 8192, 32, 4, 8,          \
                         "derived, not measured: nv_topk_list's values; a list and buffer "     \
                         "take 24 or 40 KiB of a CU's 64 KiB LDS (a WGP's 128 KiB)")
 

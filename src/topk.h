@@ -45,13 +45,27 @@ yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *call, char *er
 /* Grid cap: the kernels stride over their rows. */
 #define YAMR__TOPK_MAX_GRID ((size_t)1 << 20)
 
+/* How the shared-list kernel bounds its scan from below (hip_kernels/topk.hpp, the floor): the
+ * plan's YAMR__PLAN_TOPK_FLOOR (NONE, OWN or ROW); COUNT1 and COUNT2 are the launches that count
+ * a whole row's keys before a ROW scan. */
+typedef enum {
+    YAMR__TOPK_FLOOR_NONE,   /* the scan's threshold starts at the seed */
+    YAMR__TOPK_FLOOR_OWN,    /* each block counts its own part first, in the same launch */
+    YAMR__TOPK_FLOOR_COUNT1, /* each block adds its part's level-1 counts to its row's; no scan */
+    YAMR__TOPK_FLOOR_COUNT2, /* each block adds its part's level-2 counts to its row's; no scan */
+    YAMR__TOPK_FLOOR_ROW     /* each block takes the floor from its row's counts */
+} yamr__topk_floor_mode;
+/* Positions of a row sampled for the guess of the bin to refine (whole rows' counts); shorter
+ * rows count each block's own part. */
+#define YAMR__TOPK_FLOOR_SAMPLE 4096
+
 /*
  * The GPU plan of a top-k call (src/topk_shape.c, pure: tests call it with made-up devices):
  * the policy row (YAMR__PLAN_POLICY: the family's TOPK_SELECT row where k fits a warp's list
  * of its most slots, else its TOPK_LIST row, src/policy.h) and, from that row's values, the
  * device's facts, the shape and k: plan->kernel, blocks_per_row, grid_blocks, block_threads,
- * index_bits, vector_loads and YAMR__PLAN_TOPK_SLOTS. plan->call, op, dtype, rows, cols and the
- * rest are the caller's.
+ * index_bits, vector_loads, YAMR__PLAN_TOPK_SLOTS and YAMR__PLAN_TOPK_FLOOR. plan->call, op,
+ * dtype, rows, cols and the rest are the caller's.
  */
 void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols, size_t k,
                           size_t elem_size, yamr_plan *plan);

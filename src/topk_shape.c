@@ -27,6 +27,25 @@ unsigned yamr__topk_select_slots(const yamr_device_info *dev, size_t k)
     return select_slots((unsigned)row->topk.slots, dev->warp_size, k);
 }
 
+/* How the shared-list kernel bounds its scan from below (hip_kernels/topk.hpp, the floor): not
+ * for the select kernel (slots: its warps have seeds of their own), nor where a row has fewer
+ * than the row's floor_ratio times k elements (its scan is short whatever the order), nor where a
+ * block's part has 2^32 elements or more (its counts are 32-bit); rows of at most
+ * floor_own_blocks blocks (or shorter than the guess's sample) count each block's own part in
+ * the same launch (a second read of the part, in the L2 where the parts of all blocks fit; a
+ * part's floor holds k ranks), longer splits count the whole row first (two launches before the
+ * rounds, and a floor near the row's k-th, so that a block's list holds only a few ranks). */
+static uint32_t floor_mode(const yamr__policy *row, unsigned slots, size_t cols, size_t k,
+                           size_t bpr)
+{
+    const size_t part = (cols + bpr - 1) / bpr;
+    if (slots || cols / (size_t)row->topk.floor_ratio < k || part > (size_t)UINT32_MAX)
+        return YAMR__TOPK_FLOOR_NONE;
+    return bpr <= (size_t)row->topk.floor_own_blocks || cols < YAMR__TOPK_FLOOR_SAMPLE
+               ? YAMR__TOPK_FLOOR_OWN
+               : YAMR__TOPK_FLOOR_ROW;
+}
+
 void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols, size_t k,
                           size_t elem_size, yamr_plan *plan)
 {
@@ -70,5 +89,6 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
         plan->blocks_per_row = (int)bpr;
         grid = rows * bpr;
     }
+    YAMR__PLAN_TOPK_FLOOR(plan) = floor_mode(row, slots, cols, k, (size_t)plan->blocks_per_row);
     plan->grid_blocks = (unsigned)(grid < YAMR__TOPK_MAX_GRID ? grid : YAMR__TOPK_MAX_GRID);
 }

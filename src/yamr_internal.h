@@ -112,6 +112,9 @@ const yamr__variant_info *yamr__select_variant(const yamr_device_info *dev, yamr
 /* BLOCKS_PER_ROW grid-wide calls: 16-byte vectors a thread loads at once (which split kernel
  * instance runs); else 0. */
 #define YAMR__PLAN_CHUNK_VECTORS(plan) ((plan)->internal[1])
+/* Top-k calls: how the shared-list kernel bounds its scan from below (a yamr__topk_floor_mode of
+ * src/topk.h: NONE, OWN or ROW). */
+#define YAMR__PLAN_TOPK_FLOOR(plan) ((plan)->internal[1])
 /* Top-k calls: slots per lane of each warp's own list (the select kernel, hip_kernels/topk.hpp),
  * or 0 for the shared list of a block (rounds of its capacity). */
 #define YAMR__PLAN_TOPK_SLOTS(plan) ((plan)->internal[2])

@@ -190,7 +190,8 @@ static void every_family_has_its_rows(void)
             const yamr__policy *tl =
                 expect_row((yamr__family)f, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
             if (tl->count < 4 || tl->count % 4 || tl->min_blocks < 1 || tl->topk.slots != 0 ||
-                tl->topk.split_min < 1 || tl->topk.split_per_k < 1)
+                tl->topk.split_min < 1 || tl->topk.split_per_k < 1 || tl->topk.floor_ratio < 1 ||
+                tl->topk.floor_own_blocks < 1)
                 failf("row %s: a thread's loads must be whole groups of 4 appends (topk.hpp, "
                       "YAMR__TOPK_GROUP_N), bounds and split sizes positive", tl->name);
         }
@@ -325,7 +326,8 @@ static void sm90_rows_are_the_measured_ones(void)
         ts->topk.min_blocks_most_slots != 2 || ts->topk.scan_copies != 2 ||
         ts->topk.warp_cols != 4096 || ts->topk.split_min != 8192 || ts->topk.split_per_k != 32 ||
         tl->count != 16 || tl2->count != 16 || tl8->count != 8 || tl->min_blocks != 4 ||
-        tl8->min_blocks != 4 || tl->topk.split_min != 8192 || tl->topk.split_per_k != 32)
+        tl8->min_blocks != 4 || tl->topk.split_min != 8192 || tl->topk.split_per_k != 32 ||
+        tl->topk.floor_ratio != 4 || tl->topk.floor_own_blocks != 8)
         failf("sm_90 top-k rows differ from the measured constants");
 }
 
@@ -378,18 +380,21 @@ static void expect_plan_row(yamr_context *ctx, yamr_call call, yamr_dtype dtype,
 }
 
 /* A top-k plan on ctx names the row the table has for its family, element size and the kernel
- * k needs (warp select where the select slots hold k, else the shared list), with its threads,
- * and its description says so. */
+ * k needs (warp select where the select slots hold k and the ranks are one word, else the shared
+ * list), with its threads and, for the shared list, the floor `floor` (a yamr__topk_floor_mode;
+ * the select kernel takes none), and its description says so. */
 static void expect_topk_row(yamr_context *ctx, yamr_dtype dtype, size_t rows, size_t cols,
-                            size_t k)
+                            size_t k, unsigned floor)
 {
     yamr_plan plan;
     const yamr_status s = yamr_plan_for_topk(ctx, YAMR_OP_ARGMAX, dtype, rows, cols, k, &plan);
     if (s != YAMR_SUCCESS)
         failf("%s: top-k plan of %s, %zu x %zu, k %zu: %s", ctx->info.arch,
               yamr_dtype_name(dtype), rows, cols, k, yamr_status_string(s));
-    const int shape = yamr__topk_select_slots(&ctx->info, k) ? YAMR__SHAPE_TOPK_SELECT
-                                                             : YAMR__SHAPE_TOPK_LIST;
+    const int wide_narrow = yamr_dtype_size(dtype) <= 4 && cols >= (size_t)UINT32_MAX;
+    const int shape = yamr__topk_select_slots(&ctx->info, k) && !wide_narrow
+                          ? YAMR__SHAPE_TOPK_SELECT
+                          : YAMR__SHAPE_TOPK_LIST;
     const yamr__policy_id want =
         yamr__policy_find(ctx->family, (int)yamr_dtype_size(dtype), YAMR__ACC_TOPK, shape);
     const yamr__policy *row = yamr__policy_row(want);
@@ -402,6 +407,12 @@ static void expect_topk_row(yamr_context *ctx, yamr_dtype dtype, size_t rows, si
         (shape == YAMR__SHAPE_TOPK_SELECT) != (YAMR__PLAN_TOPK_SLOTS(&plan) != 0))
         failf("%s: row %s: %d threads, the plan %d; slots %u", ctx->info.arch, row->name,
               row->threads, plan.block_threads, (unsigned)YAMR__PLAN_TOPK_SLOTS(&plan));
+    if (shape == YAMR__SHAPE_TOPK_SELECT) floor = YAMR__TOPK_FLOOR_NONE;
+    if (YAMR__PLAN_TOPK_FLOOR(&plan) != floor || (plan.index_bits != (wide_narrow ? 64 : 32) &&
+                                                      yamr_dtype_size(dtype) <= 4))
+        failf("%s: top-k %s, %zu x %zu, k %zu: floor %u (want %u), %d-bit indices",
+              ctx->info.arch, yamr_dtype_name(dtype), rows, cols, k,
+              (unsigned)YAMR__PLAN_TOPK_FLOOR(&plan), floor, plan.index_bits);
     char line[640];
     yamr__describe_plan(ctx, &plan, line, sizeof line);
     if (!strstr(line, row->name) || !strstr(line, yamr__family_name(ctx->family)))
@@ -453,13 +464,18 @@ void test_policy_table(void **state)
                         YAMR__SHAPE_SEGMENTS);
         expect_plan_row(&ctx, YAMR_CALL_SEGMENTS, YAMR_DTYPE_F32, 3, 0, YAMR__ACC_BEST,
                         YAMR__SHAPE_SPLIT);
-        /* top-k: warp select (a warp per row, a block per row, a split row), the shared list */
-        expect_topk_row(&ctx, YAMR_DTYPE_F32, 65536, 128, 4);
-        expect_topk_row(&ctx, YAMR_DTYPE_F32, 1024, 32000, 8);
-        expect_topk_row(&ctx, YAMR_DTYPE_BF16, 64, 128256, 50);
-        expect_topk_row(&ctx, YAMR_DTYPE_F64, 128, 32000, 256);
-        expect_topk_row(&ctx, YAMR_DTYPE_I32, 1, (size_t)1 << 26, 1024);
-        expect_topk_row(&ctx, YAMR_DTYPE_F16, 16, 5000, 300);
+        /* top-k: warp select (a warp per row, a block per row, a split row; no floor), the
+         * shared list: a block's own counts (a row of 3 blocks, a row of one), the row's counts
+         * (a split over every multiprocessor), no floor (k above a quarter of the row); wide
+         * ranks of 4-byte keys: the shared list whatever k */
+        expect_topk_row(&ctx, YAMR_DTYPE_F32, 65536, 128, 4, YAMR__TOPK_FLOOR_NONE);
+        expect_topk_row(&ctx, YAMR_DTYPE_F32, 1024, 32000, 8, YAMR__TOPK_FLOOR_NONE);
+        expect_topk_row(&ctx, YAMR_DTYPE_BF16, 64, 128256, 50, YAMR__TOPK_FLOOR_NONE);
+        expect_topk_row(&ctx, YAMR_DTYPE_F64, 128, 32000, 256, YAMR__TOPK_FLOOR_OWN);
+        expect_topk_row(&ctx, YAMR_DTYPE_I32, 1, (size_t)1 << 26, 1024, YAMR__TOPK_FLOOR_ROW);
+        expect_topk_row(&ctx, YAMR_DTYPE_F16, 16, 5000, 300, YAMR__TOPK_FLOOR_OWN);
+        expect_topk_row(&ctx, YAMR_DTYPE_F32, 2, 1000, 300, YAMR__TOPK_FLOOR_NONE);
+        expect_topk_row(&ctx, YAMR_DTYPE_U32, 1, ((size_t)1 << 32) + 5, 8, YAMR__TOPK_FLOOR_ROW);
         /* a variant libyamr holds no split instance of: one block of a thread per element */
         ctx.variant = YAMR_VARIANT_SHARED_TREE;
         expect_plan_row(&ctx, YAMR_CALL_REDUCE, YAMR_DTYPE_F32, 1, 100, YAMR__ACC_BEST,
