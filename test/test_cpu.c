@@ -8,7 +8,11 @@
  * refusal of sizes whose bytes overflow size_t, and yamr_set_cpu_threads(). The fused pass of
  * short rows and segments (cpu_short.c) on every length 1..70 and around its limit. Softmax
  * statistics of one row (cpu_softmax.c) on every instruction set against a double reference.
- *   test_cpu [OMP_THREADS]   OMP_THREADS: the thread count OMP_NUM_THREADS set (checked)
+ *   test_cpu [OMP_THREADS [threads]]   OMP_THREADS: the thread count OMP_NUM_THREADS set
+ *                                      (checked); `threads`: only the tests of the count found
+ *                                      and of the plans under each cap
+ * ctest's cpu_omp1 runs `test_cpu 1 threads` with OMP_NUM_THREADS=1: every cap then plans one
+ * thread, so the other tests would repeat cpu_threads' cap-1 calls on the same data (test_seed).
  * Outputs are poisoned before every call; every answer is also compared with the one-thread
  * baseline answer, which must be identical.
  */
@@ -33,6 +37,13 @@ static unsigned char *data;
 static int expected_omp_threads; /* from the command line; 0: not checked */
 static const int caps[] = {1, 2, 3};
 #define CAP_COUNT 3
+static int all_threads; /* yamr__cpu_threads_for() a long array without a cap: OpenMP's count */
+
+/* Cap c plans what the cap before it plans when that one already allows every thread there is
+ * (yamr__cpu_threads_for: the least of the cap and OpenMP's threads; 1 without OpenMP): the same
+ * calls again, left out. cpu_threads (OMP_NUM_THREADS=3) runs every cap; test_threads_setting and
+ * test_plan_is_what_runs check the clamp itself for every cap. */
+static int cap_repeats(int c) { return c > 0 && caps[c - 1] >= all_threads; }
 
 /* The largest size below: 3 thread shares of the narrowest dtype, and a block more. */
 #define MAX_N (4 * (YAMR__CPU_MIN_BYTES_PER_THREAD / 2) + 2 * YAMR__CPU_BLOCK + 64)
@@ -41,6 +52,7 @@ static int setup(void **state)
 {
     (void)state;
     if (yamr_create(&ctx, YAMR_DEVICE_CPU) != YAMR_SUCCESS) return -1;
+    all_threads = yamr__cpu_threads_for(&ctx->cpu, (size_t)-1);
     data = (unsigned char *)malloc((size_t)MAX_N * 8);
     return data ? 0 : -1;
 }
@@ -172,6 +184,7 @@ static int check_all_paths(yamr_dtype t, size_t n, const char *pattern)
             if (!yamr__cpu_isa_runs_here((yamr__cpu_isa)isa)) continue;
             ctx->cpu.isa = (yamr__cpu_isa)isa;
             for (int c = 0; c < CAP_COUNT; ++c) {
+                if (cap_repeats(c)) continue;
                 assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
                 for (int op = 0; op <= YAMR_OP_COUNT; ++op) {
                     char what[160];
@@ -280,6 +293,7 @@ static void check_rows_case(yamr_dtype t, size_t rows, size_t cols, size_t ld, u
     for (int p = 0; p <= YAMR_NAN_IGNORE; ++p) {
         assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)p), YAMR_SUCCESS);
         for (int c = 0; c < CAP_COUNT; ++c) {
+            if (cap_repeats(c)) continue;
             assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
             for (int op = 0; op < YAMR_OP_COUNT; ++op) {
                 memset(values, 0xa5, sizeof values);
@@ -370,6 +384,7 @@ static void check_short_case(yamr_dtype t, size_t rows, size_t cols, size_t ld,
             /* Matrix rows also with every answer streamed (non-temporal stores). */
             for (int cs = 0; cs < cap_count * (offsets ? 1 : 2); ++cs) {
                 const int c = cs % cap_count, streamed = cs >= cap_count;
+                if (cap_repeats(c)) continue;
                 ctx->cpu.stream_answer_bytes = streamed ? 0 : YAMR__CPU_STREAM_ANSWER_BYTES;
                 assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
                 for (int op = 0; op < YAMR_OP_COUNT; ++op) {
@@ -527,6 +542,7 @@ static void test_segments_paths(void **state)
         for (int p = 0; p <= YAMR_NAN_IGNORE; ++p) {
             assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)p), YAMR_SUCCESS);
             for (int c = 0; c < CAP_COUNT; ++c) {
+                if (cap_repeats(c)) continue;
                 assert_int_equal(yamr_set_cpu_threads(ctx, caps[c]), YAMR_SUCCESS);
                 memset(values, 0xa5, sizeof values);
                 assert_int_equal(yamr_reduce_segments(ctx, YAMR_OP_ARGMAX, t, data, offsets,
@@ -812,5 +828,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_short_rows),      cmocka_unit_test(test_short_segments),
         cmocka_unit_test(test_plan_is_what_runs),
     };
+    const struct CMUnitTest thread_tests[] = {
+        cmocka_unit_test(test_threads_setting),
+        cmocka_unit_test(test_plan_is_what_runs),
+    };
+    if (argc > 2 && strcmp(argv[2], "threads") == 0)
+        return cmocka_run_group_tests_name("cpu backend threads", thread_tests, setup, teardown);
     return cmocka_run_group_tests_name("cpu backend", tests, setup, teardown);
 }
