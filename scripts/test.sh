@@ -7,13 +7,15 @@
 #     scripts/test.sh [--quick | --install]
 #
 #   (a) build/cpu        CPU backend, ctest -L quick (with the MPI layer's tests at 1-4 ranks)
-#   (b) build/cpu-asan   CPU backend, Debug at -O1, ASan + UBSan, ctest -L quick (top-k
-#                        rows up to 140001 elements, the shortest that splits; 2^20 in (a))
+#   (b) build/cpu-asan   CPU backend, Debug at -O1, ASan + UBSan, ctest -L quick (topk_cpu's
+#                        rows up to 140001 elements, the shortest that splits; 2^20 in (a) and
+#                        in topk_cpu_threads)
 #   (b2) build/cpu-noomp CPU backend without OpenMP (YAMR_WITH_OPENMP=OFF), ctest -L quick
 #   (b3) build/cpu-tsan  CPU backend, clang + LLVM's libomp, ThreadSanitizer: the threaded tests
 #                        (OpenMP threads, and contexts used from several threads at once)
 #   (c) build/nvidia     nvcc, default architectures, ctest -L quick (GPU tests skip without a
-#                        GPU); skipped, with the reason, when nvcc is not found
+#                        GPU) but the CPU backend's own (-LE cpu_backend: the same C code as
+#                        (a)'s); skipped, with the reason, when nvcc is not found
 #   (d) build/amd        hipcc: library, tests and examples compile and link (nothing runs);
 #                        then the AMD assembly of every kernel read three ways (test/amd/): as
 #                        Debian's HIP 5.2 builds it (the library build's own, -save-temps=obj),
@@ -40,7 +42,7 @@
 # step reports its wall and CPU seconds (cpu:95s/cpu160s).
 set -euo pipefail
 
-usage() { sed -n '2,39s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,42s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 install_only=0
@@ -164,11 +166,13 @@ configure_and_build() {
   cmake --build "$dir" -j "$jobs"
 }
 
-# quick_tests <folder>: the quick tests, or a note when that build has tests switched off.
+# quick_tests <folder> [ctest arguments...]: the quick tests, or a note when that build has tests
+# switched off.
 quick_tests() {
   local dir=$1
+  shift
   if grep -q '^YAMR_TESTS_BUILT:INTERNAL=ON' "$dir/CMakeCache.txt"; then
-    ctest --test-dir "$dir" --output-on-failure --no-tests=error -L quick -j "$jobs"
+    ctest --test-dir "$dir" --output-on-failure --no-tests=error -L quick -j "$jobs" "$@"
   else
     echo "tests are off in $dir (YAMR_BUILD_TESTS resolved to OFF): nothing to run"
   fi
@@ -284,7 +288,11 @@ step_nvidia() {
   else
     echo "no NVIDIA GPU here: GPU tests skip, CPU-side tests run"
   fi
-  quick_tests build/nvidia
+  # The CPU backend here is (a)'s C code built alike (yamr_objects), and a CPU context never
+  # reaches the GPU code: the tests of it alone (label cpu_backend: topk_cpu, topk_cpu_threads,
+  # cpu_threads, cpu_omp1, rows_cpu) ran in (a). The rest run: the API, semantics, Fortran,
+  # examples and yamr-bench through this build, policy_table (its GPU registry), library_cost.
+  quick_tests build/nvidia -LE cpu_backend
 }
 
 # ---- (d) AMD: compile and link only (in the background) -------------------------------------
@@ -378,7 +386,8 @@ begin_step cpu-asan "CPU backend, Debug, ASan + UBSan (build/cpu-asan)"
 sanitize="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 # test_mpi's ranks preload ASan's runtime ahead of the idle-yield library (ASan must load first).
 # topk_cpu: rows up to 140001 elements, the shortest the CPU splits over 2 threads; with its
-# 2^20-element rows (they run in (a)) it took 327 s of this step.
+# 2^20-element rows (they run in (a)) it took 327 s of this step (at -O0). topk_cpu_threads keeps
+# its 2^20 row here: 16 ranges under ASan, 10 CPU s.
 # Debug (assertions on) at -O1, as ASan's manual advises: -O0 spent 456 CPU s in the tests,
 # -O1 273 (cpu_threads 110 -> 46 s, topk_cpu 69 -> 35); the instrumentation is the same.
 asan_runtime=$("${CC:-cc}" -print-file-name=libasan.so)

@@ -2,10 +2,11 @@
 /*
  * Batched reductions (include/yamr.h: rows, segments, softmax statistics) against a host
  * reference (reference.c, row by row; softmax statistics in double, two passes), on one backend:
- *   test_rows cpu   the CPU backend, and the shape choice on made-up devices
+ *   test_rows cpu [FILTER]
+ *                   the CPU backend, and the shape choice on made-up devices
  *   test_rows gpu [FILTER]
- *                   GPU 0 (only the tests whose name matches FILTER, e.g. '*softmax*', when
- *                   given); exits 77 (skipped) when there is no GPU
+ *                   GPU 0; exits 77 (skipped) when there is no GPU
+ * FILTER: only the tests whose name matches it (e.g. '*softmax*').
  * Every failing case prints one line naming it (dtype, op, NaN policy, matrix, sync or async,
  * row) with what came back and what was expected; a test fails at its end if any case did.
  * Outputs are poisoned before every call, with guard entries past the last row.
@@ -280,5 +281,6 @@ int main(int argc, char **argv)
         if (argc > 2) cmocka_set_test_filter(argv[2]);
         return cmocka_run_group_tests_name("batched (gpu)", tests, setup, teardown);
     }
+    if (argc > 2) cmocka_set_test_filter(argv[2]);
     return cmocka_run_group_tests_name("batched (cpu)", tests, setup, teardown);
 }
