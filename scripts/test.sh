@@ -11,6 +11,7 @@
 #                        rows up to 140001 elements, the shortest that splits; 2^20 in (a) and
 #                        in topk_cpu_threads)
 #   (b2) build/cpu-noomp CPU backend without OpenMP (YAMR_WITH_OPENMP=OFF), ctest -L quick
+#                        (one thread: no cpu_omp1 or topk_cpu_threads, which would repeat)
 #   (b3) build/cpu-tsan  CPU backend, clang + LLVM's libomp, ThreadSanitizer: the threaded tests
 #                        (OpenMP threads, and contexts used from several threads at once)
 #   (c) build/nvidia     nvcc, default architectures, ctest -L quick (GPU tests skip without a
@@ -42,7 +43,7 @@
 # step reports its wall and CPU seconds (cpu:95s/cpu160s).
 set -euo pipefail
 
-usage() { sed -n '2,42s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,43s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 install_only=0
