@@ -8,8 +8,8 @@
 #
 #   (a) build/cpu        CPU backend, ctest -L quick (with the MPI layer's tests at 1-4 ranks)
 #   (b) build/cpu-asan   CPU backend, Debug at -O1, ASan + UBSan, ctest -L quick (topk_cpu's
-#                        rows up to 140001 elements, the shortest that splits; 2^20 in (a) and
-#                        in topk_cpu_threads)
+#                        rows up to 140001 elements, the shortest that splits, and 64 at most a
+#                        call; 2^20 and 400 rows in (a), 2^20 in topk_cpu_threads)
 #   (b2) build/cpu-noomp CPU backend without OpenMP (YAMR_WITH_OPENMP=OFF), ctest -L quick
 #                        (one thread: no cpu_omp1 or topk_cpu_threads, which would repeat)
 #   (b3) build/cpu-tsan  CPU backend, clang + LLVM's libomp, ThreadSanitizer: the threaded tests
