@@ -34,13 +34,12 @@
 #                        CMake/ROCm architecture variables honoured (with nvcc, hipcc)
 #
 # --quick runs (a) only; --install runs (a), (e), (f) and (g). Build folders are reused, so a
-# second run only rebuilds what changed. (d), (c) and (f) start first, in the background beside
-# (a), (b) and (e), each into build/logs/STEP.log, printed when it ends: the builds and the
+# second run only rebuilds what changed. (d), (c), (f) and (g) start first, in the background
+# beside (a), (b) and (e), each into build/logs/STEP.log, printed when it ends: the builds and the
 # single-threaded phases of the others (configure, the tests, the assembly checks) share the
-# cores. Waiting
-# threads and ranks sleep rather than spin on those shared cores: OMP_WAIT_POLICY=passive
-# (unless set), and with MPICH's ch4:ucx test_mpi's ranks preload .ci/mpi_idle_yield.c. Each
-# step reports its wall and CPU seconds (cpu:95s/cpu160s).
+# cores. Waiting threads and ranks sleep rather than spin on those shared cores:
+# OMP_WAIT_POLICY=passive (unless set), and with MPICH's ch4:ucx test_mpi's ranks preload
+# .ci/mpi_idle_yield.c. Each step reports its wall and CPU seconds (cpu:95s/cpu160s).
 set -euo pipefail
 
 usage() { sed -n '2,43s/^# \{0,1\}//p' "$0"; }
@@ -281,6 +280,21 @@ step_conventions() {
   rm -rf "$conv"
 }
 
+# ---- (g) ABI: soname, version file and abidiff against the previous minor's dump -----------
+# In the background too: its build (build/abi) and checks need nothing of the other steps, and
+# at the end of the run it would be the only job left (37 s).
+step_abi() {
+  scripts/abi-check.sh
+  python3 scripts/typed-decls.py --check
+  # LICENSE is MIT; every source file says so in an SPDX line
+  local untagged
+  untagged=$(git ls-files -- '*.c' '*.h' '*.hip' '*.hpp' '*.cu' '*.f90' '*.fypp' '*.inc' \
+               '*.sh' '*.py' '*.cmake' '*.in' 'CMakeLists.txt' '*/CMakeLists.txt' .ci/run \
+               2> /dev/null | xargs -r grep -L 'SPDX-License-Identifier: MIT' || true)
+  [[ -z $untagged ]] || { echo "no SPDX-License-Identifier line in:" $untagged >&2; exit 1; }
+  echo "SPDX-License-Identifier: MIT in every source file"
+}
+
 # ---- (c) NVIDIA (in the background) -------------------------------------------------------
 step_nvidia() {
   configure_and_build build/nvidia -DYAMR_PLATFORM=nvidia "$(mpi_preflags)"
@@ -356,6 +370,8 @@ fi
 if ((!quick)); then
   start_bg conventions "configure only: tests without cmocka, architecture variables" \
     step_conventions
+  start_bg abi "ABI, soname and version file (scripts/abi-check.sh); typed declarations" \
+    step_abi
 fi
 
 # ---- (a) CPU ------------------------------------------------------------------------------
@@ -535,19 +551,7 @@ mpi_libdir=$(PKG_CONFIG_PATH=$mpi_pc_dir pkg-config --variable=libdir yamr-mpi)
 timeout 120 env -u OMP_NUM_THREADS mpiexec -n 2 "$readme/mpi_argmax" 1000
 end_step
 
-wait_bg # (c), (d) and (f)
-
-# ---- (g) ABI: soname, version file and abidiff against the previous minor's dump -----------
-begin_step abi "ABI, soname and version file (scripts/abi-check.sh); typed declarations"
-scripts/abi-check.sh
-python3 scripts/typed-decls.py --check
-# LICENSE is MIT; every source file says so in an SPDX line
-untagged=$(git ls-files -- '*.c' '*.h' '*.hip' '*.hpp' '*.cu' '*.f90' '*.fypp' '*.inc' '*.sh' \
-             '*.py' '*.cmake' '*.in' 'CMakeLists.txt' '*/CMakeLists.txt' .ci/run 2> /dev/null \
-           | xargs -r grep -L 'SPDX-License-Identifier: MIT' || true)
-[[ -z $untagged ]] || { echo "no SPDX-License-Identifier line in:" $untagged >&2; exit 1; }
-echo "SPDX-License-Identifier: MIT in every source file"
-end_step
+wait_bg # (c), (d), (f) and (g)
 
 echo
 echo "test.sh: PASS in $((SECONDS - t_start))s: ${step_results[*]}"
