@@ -114,7 +114,7 @@ begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
   missing=()
   for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2> /dev/null | grep -q 'install ok installed' \
+    [[ $(dpkg-query -W -f='${Status}' "$p" 2> /dev/null) == 'install ok installed' ]] \
       || missing+=("$p")
   done
   if ((${#missing[@]})); then
@@ -144,7 +144,11 @@ fi
 # test_mpi's ranks (MPIEXEC_PREFLAGS) in every build that runs them, sleeps 20 us after 16 empty
 # polls: 3 and 5 CPU seconds, same checks, same results. Other MPIs: nothing preloaded.
 mpi_idle_yield=""
-if mpichversion 2> /dev/null | grep -q 'ch4:ucx' && mpiexec --version 2> /dev/null | grep -q HYDRA; then
+# (The outputs are read whole: `cmd | grep -q` under pipefail fails whenever grep leaves before
+# cmd has written its last line, a race that dropped the preload and made test_mpi at 3 and 4
+# ranks take 60 and 77 s instead of 3 and 5.)
+if [[ $(mpichversion 2> /dev/null) == *ch4:ucx* && $(mpiexec --version 2> /dev/null) == *HYDRA* ]]
+then
   mpi_idle_yield=$root/build/mpi_idle_yield.so
   "${CC:-cc}" -O2 -shared -fPIC .ci/mpi_idle_yield.c -o "$mpi_idle_yield" -ldl
 fi
@@ -236,7 +240,7 @@ step_conventions() {
     out=$(cmake -S "$root" -B "$conv" "$@" 2>&1) || rc=$?
     local got=ok
     ((rc == 0)) || got=fail
-    if [[ $got == "$want" ]] && tr -s '[:space:]' ' ' <<< "$out" | grep -qE "$pattern"; then
+    if [[ $got == "$want" ]] && grep -qE "$pattern" <<< "$(tr -s '[:space:]' ' ' <<< "$out")"; then
       echo "$want as expected: cmake $* -> $(tr -s '[:space:]' ' ' <<< "$out" | grep -oE "$pattern" | head -n 1)"
     else
       echo "$out" >&2
@@ -521,7 +525,7 @@ components_check() { # <expected: ok|fail> <components>
   if [[ $1 == ok ]] && ((rc == 0)); then
     echo "find_package(yamr COMPONENTS $2): found"
   elif [[ $1 == fail ]] && ((rc != 0)) \
-    && tr -s '[:space:]' ' ' <<< "$out" | grep -q "built without the component(s) $2"; then
+    && grep -q "built without the component(s) $2" <<< "$(tr -s '[:space:]' ' ' <<< "$out")"; then
     echo "find_package(yamr COMPONENTS $2): fails as it should, saying:"
     grep -A4 'Reason given by package' <<< "$out" | sed 's/^/    /'
   else
