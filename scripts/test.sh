@@ -144,9 +144,8 @@ fi
 # test_mpi's ranks (MPIEXEC_PREFLAGS) in every build that runs them, sleeps 20 us after 16 empty
 # polls: 3 and 5 CPU seconds, same checks, same results. Other MPIs: nothing preloaded.
 mpi_idle_yield=""
-# (The outputs are read whole: `cmd | grep -q` under pipefail fails whenever grep leaves before
-# cmd has written its last line, a race that dropped the preload and made test_mpi at 3 and 4
-# ranks take 60 and 77 s instead of 3 and 5.)
+# Outputs are read whole: under pipefail, `cmd | grep -q` fails when grep leaves before cmd has
+# written its last line (cmd dies of SIGPIPE).
 if [[ $(mpichversion 2> /dev/null) == *ch4:ucx* && $(mpiexec --version 2> /dev/null) == *HYDRA* ]]
 then
   mpi_idle_yield=$root/build/mpi_idle_yield.so
