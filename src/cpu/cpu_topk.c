@@ -31,7 +31,6 @@
 #endif
 
 #include "cpu_backend.h"
-#include "cpu_keys.h"
 #include "cpu_topk.h"
 #include "yamr_keys.h"
 
@@ -295,37 +294,85 @@ YAMR__CPU_INLINE void f32_lane_extremes(const void *row, size_t begin, size_t en
 }
 
 /*
+ * yamr__cpu_key##W as a rule of constants, so that one body serves several dtypes of a width:
+ * key = b ^ (b's sign spread & neg) ^ base, where b is the bits with a zero magnitude (-0.0) as
+ * 0, then a NaN (a magnitude above nan_above) as nan_key. Floats: neg = the magnitude's bits (a
+ * negative's bits complemented), base = the sign bit; signed integers: neg = 0, base = the sign
+ * bit; u32: neg = 0, base = 0; base carries the MIN flip. For an integer dtype (`integer`, a
+ * constant in each copy) the key is bits ^ base alone. Built from a constant dtype, the rule
+ * folds into yamr__cpu_key##W's code; from a run-time one (f16 and bf16; i32 and u32), it costs
+ * a compare per element at most.
+ */
+#define YAMR__CPU_DEFINE_KEY_RULE(W, Key)                                                      \
+    typedef struct {                                                                           \
+        Key magnitude, nan_above, neg, base, nan_key;                                          \
+        int integer;                                                                           \
+    } key_rule##W;                                                                             \
+    YAMR__CPU_INLINE key_rule##W key_rule##W##_for(yamr_dtype t, int integer, int is_min,      \
+                                                   int nan_ignore)                             \
+    {                                                                                          \
+        const Key sign = (Key)((Key)1 << (W - 1)), all = (Key)~(Key)0;                         \
+        const int is_float = t == YAMR_DTYPE_F32 || t == YAMR_DTYPE_F64 ||                     \
+                             t == YAMR_DTYPE_F16 || t == YAMR_DTYPE_BF16;                      \
+        key_rule##W r;                                                                         \
+        r.magnitude = is_float ? (Key)(sign - 1) : all;                                        \
+        r.nan_above = t == YAMR_DTYPE_F32    ? (Key)0x7f800000u                                \
+                      : t == YAMR_DTYPE_F16  ? (Key)YAMR_F16_INF                               \
+                      : t == YAMR_DTYPE_BF16 ? (Key)YAMR_BF16_INF                              \
+                      : t == YAMR_DTYPE_F64  ? (Key)(0x7ff0000000000000ull)                    \
+                                             : all;                                            \
+        r.neg = is_float ? (Key)(sign - 1) : 0;                                                \
+        r.base = (Key)((t == YAMR_DTYPE_U32 ? 0 : sign) ^ (is_min ? all : 0));                 \
+        r.nan_key = is_float && !nan_ignore ? all : 0;                                         \
+        r.integer = integer;                                                                   \
+        return r;                                                                              \
+    }                                                                                          \
+    YAMR__CPU_INLINE Key key##W(key_rule##W r, const void *row, size_t i)                      \
+    {                                                                                          \
+        const Key bits = ((const Key *)row)[i];                                                \
+        if (r.integer) return (Key)(bits ^ r.base);                                            \
+        const Key magnitude = (Key)(bits & r.magnitude);                                       \
+        const Key b = magnitude ? bits : 0;                                                    \
+        const Key ord = (Key)(b ^ ((Key)(0u - (Key)(b >> (W - 1))) & r.neg) ^ r.base);         \
+        return magnitude > r.nan_above ? r.nan_key : ord;                                      \
+    }
+YAMR__CPU_DEFINE_KEY_RULE(16, uint16_t)
+YAMR__CPU_DEFINE_KEY_RULE(32, uint32_t)
+YAMR__CPU_DEFINE_KEY_RULE(64, uint64_t)
+
+/*
  * Lane maxima: lane l of L keeps the largest key of elements begin + l, begin + l + L, ...; the
  * k-th largest of them (k <= L) is a floor for the top k: those k lanes' maxima are k distinct
  * elements with keys at least that large, so no element below it ranks among the k best.
  */
 #define YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, L)                                                 \
-    YAMR__CPU_INLINE uint64_t lane_floor##W##_##L(yamr_dtype t, const void *row, size_t begin,  \
-                                                  size_t end, Key flip, Key nan_key, size_t k) \
+    YAMR__CPU_INLINE uint64_t lane_floor##W##_##L(key_rule##W rule, int f32, int is_min,        \
+                                                  const void *row, size_t begin, size_t end,   \
+                                                  size_t k)                                    \
     {                                                                                          \
         Key lane[L];                                                                           \
         for (size_t l = 0; l < L; ++l) lane[l] = 0;                                            \
         size_t i = begin;                                                                      \
-        if (W == 32 && t == YAMR_DTYPE_F32) {                                                  \
+        if (W == 32 && f32) {                                                                  \
             /* in f32's own order, then L keys (a lane of NaNs only: -inf, a lower floor) */    \
             float most[L];                                                                     \
-            f32_lane_extremes(row, begin, end, flip != 0, L, most);                            \
+            f32_lane_extremes(row, begin, end, is_min, L, most);                               \
             for (size_t l = 0; l < L; ++l) {                                                   \
                 uint32_t bits;                                                                 \
                 memcpy(&bits, &most[l], 4);                                                    \
-                lane[l] = (Key)(yamr__ord_f32(bits) ^ (uint32_t)flip);                         \
+                lane[l] = (Key)(yamr__ord_f32(bits) ^ (is_min ? ~0u : 0u));                    \
             }                                                                                  \
             i = end;                                                                           \
         }                                                                                      \
         for (; end - i >= L; i += L) {                                                         \
             _Pragma("omp simd")                                                                \
             for (size_t l = 0; l < L; ++l) {                                                   \
-                const Key key = yamr__cpu_key##W(t, row, i + l, flip, nan_key);                    \
+                const Key key = key##W(rule, row, i + l);                                          \
                 lane[l] = key > lane[l] ? key : lane[l];                                       \
             }                                                                                  \
         }                                                                                      \
         for (size_t l = 0; i + l < end; ++l) {                                                 \
-            const Key key = yamr__cpu_key##W(t, row, i + l, flip, nan_key);                        \
+            const Key key = key##W(rule, row, i + l);                                              \
             lane[l] = key > lane[l] ? key : lane[l];                                           \
         }                                                                                      \
         /* The k-th largest lane maximum, bit by bit from the top: the largest v with at least  \
@@ -351,8 +398,8 @@ YAMR__CPU_INLINE void f32_lane_extremes(const void *row, size_t begin, size_t en
  * the lane floor's bit-by-bit search costs as much as a short row's whole read.
  */
 #define YAMR__CPU_DEFINE_SEGMENT_FLOOR(W, Key)                                                 \
-    YAMR__CPU_INLINE Key segment_floor##W(yamr_dtype t, const void *row, size_t begin,          \
-                                          size_t end, Key flip, Key nan_key, size_t k)         \
+    YAMR__CPU_INLINE Key segment_floor##W(key_rule##W rule, const void *row, size_t begin,      \
+                                          size_t end, size_t k)                                \
     {                                                                                          \
         const size_t per = (end - begin) / k;                                                  \
         Key least = (Key)~(Key)0;                                                              \
@@ -361,7 +408,7 @@ YAMR__CPU_INLINE void f32_lane_extremes(const void *row, size_t begin, size_t en
             Key m = 0;                                                                         \
             _Pragma("omp simd reduction(max : m)")                                             \
             for (size_t i = lo; i < hi; ++i) {                                                 \
-                const Key key = yamr__cpu_key##W(t, row, i, flip, nan_key);                    \
+                const Key key = key##W(rule, row, i);                                          \
                 m = key > m ? key : m;                                                         \
             }                                                                                  \
             least = m < least ? m : least;                                                     \
@@ -458,12 +505,12 @@ YAMR__CPU_INLINE void f32_marks(const void *row, size_t i, size_t len, int is_mi
     YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, 64)                                                    \
     YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, 256)                                                   \
     YAMR__CPU_DEFINE_LANE_FLOOR(W, Key, 1024)                                                  \
-    YAMR__CPU_INLINE size_t range##W(yamr_dtype t, int is_min, int nan_ignore, int skip_bottom, \
-                                     const void *row, size_t begin, size_t end, size_t k,      \
-                                     entry *buf, size_t cap)                                    \
+    YAMR__CPU_INLINE size_t range##W(yamr_dtype t, int f32, int integer, int is_min,          \
+                                     int nan_ignore, int skip_bottom, const void *row,         \
+                                     size_t begin, size_t end, size_t k, entry *buf,           \
+                                     size_t cap)                                               \
     {                                                                                          \
-        const Key flip = is_min ? (Key)~(Key)0 : 0;                                            \
-        const Key nan_key = nan_ignore ? 0 : (Key)~(Key)0;                                     \
+        const key_rule##W rule = key_rule##W##_for(t, integer, is_min, nan_ignore);            \
         const size_t n = end - begin;                                                          \
         const size_t trigger = keep_trigger(k) < cap ? keep_trigger(k) : cap;                  \
         Key floor = skip_bottom ? 1 : 0;                                                       \
@@ -474,33 +521,33 @@ YAMR__CPU_INLINE void f32_marks(const void *row, size_t i, size_t len, int is_mi
             uint64_t lanes_floor = 0;                                                          \
             if (short_range && k <= YAMR__TOPK_CPU_SEGMENT_K &&                                \
                 m / k >= YAMR__TOPK_CPU_SEGMENT_MIN)                                           \
-                lanes_floor = segment_floor##W(t, row, begin, stop, flip, nan_key, k);         \
+                lanes_floor = segment_floor##W(rule, row, begin, stop, k);                     \
             else if (2 * k <= 32 && m >= 4 * 32)                                               \
-                lanes_floor = lane_floor##W##_32(t, row, begin, stop, flip, nan_key, k);       \
+                lanes_floor = lane_floor##W##_32(rule, f32, is_min, row, begin, stop, k);       \
             else if (2 * k <= 64 && m >= 4 * 64)                                               \
-                lanes_floor = lane_floor##W##_64(t, row, begin, stop, flip, nan_key, k);       \
+                lanes_floor = lane_floor##W##_64(rule, f32, is_min, row, begin, stop, k);       \
             else if (2 * k <= 256 && m >= 4 * 256)                                             \
-                lanes_floor = lane_floor##W##_256(t, row, begin, stop, flip, nan_key, k);      \
+                lanes_floor = lane_floor##W##_256(rule, f32, is_min, row, begin, stop, k);      \
             else if (2 * k <= 1024 && m >= 4 * 1024)                                           \
-                lanes_floor = lane_floor##W##_1024(t, row, begin, stop, flip, nan_key, k);     \
+                lanes_floor = lane_floor##W##_1024(rule, f32, is_min, row, begin, stop, k);     \
             if ((Key)lanes_floor > floor) floor = (Key)lanes_floor;                            \
         }                                                                                      \
         size_t count = 0;                                                                      \
         int closed = 0; /* k kept keys at the top key: nothing can enter any more */           \
         /* a short range is one block, marked at once against its floor */                   \
         unsigned char marks[YAMR__TOPK_CPU_SHORT_BYTES / sizeof(Key) + 8];                     \
-        const size_t block = short_range ? n : W == 32 && t == YAMR_DTYPE_F32 ? YAMR__TOPK_CPU_BLOCK_F32 : YAMR__TOPK_CPU_BLOCK; \
+        const size_t block = short_range ? n : W == 32 && f32 ? YAMR__TOPK_CPU_BLOCK_F32 : YAMR__TOPK_CPU_BLOCK; \
         const size_t mark_step = short_range ? n : YAMR__TOPK_CPU_MARKS;                       \
         for (size_t i = begin; i < end && !closed;) {                                          \
             const size_t len = end - i < block ? end - i : block;                              \
             int may_pass = 1; /* a short range's floor passes most blocks: no max */          \
-            if (!short_range && W == 32 && t == YAMR_DTYPE_F32) {                              \
+            if (!short_range && W == 32 && f32) {                              \
                 may_pass = f32_block_may_pass(row, i, len, is_min, nan_ignore, (uint32_t)floor); \
             } else if (!short_range) {                                                         \
                 Key m = 0;                                                                     \
                 _Pragma("omp simd reduction(max : m)")                                         \
                 for (size_t j = 0; j < len; ++j) {                                             \
-                    const Key key = yamr__cpu_key##W(t, row, i + j, flip, nan_key);                \
+                    const Key key = key##W(rule, row, i + j);                                      \
                     m = key > m ? key : m;                                                     \
                 }                                                                              \
                 may_pass = m >= floor;                                                         \
@@ -509,12 +556,12 @@ YAMR__CPU_INLINE void f32_marks(const void *row, size_t i, size_t len, int is_mi
                 const size_t at0 = i + sub;                                                    \
                 const size_t sublen = len - sub < mark_step ? len - sub : mark_step;           \
                 const Key threshold = floor;                                                   \
-                if (W == 32 && t == YAMR_DTYPE_F32) {                                          \
+                if (W == 32 && f32) {                                                          \
                     f32_marks(row, at0, sublen, is_min, nan_ignore, (uint32_t)threshold, marks); \
                 } else {                                                                       \
                     _Pragma("omp simd")                                                        \
                     for (size_t j = 0; j < sublen; ++j)                                        \
-                        marks[j] = yamr__cpu_key##W(t, row, at0 + j, flip, nan_key) >= threshold;  \
+                        marks[j] = key##W(rule, row, at0 + j) >= threshold;                    \
                 }                                                                              \
                 for (size_t j = sublen; j % 8; ++j) marks[j] = 0;                              \
                 for (size_t w = 0; w < sublen && !closed; w += 8) {                            \
@@ -527,7 +574,7 @@ YAMR__CPU_INLINE void f32_marks(const void *row, size_t i, size_t len, int is_mi
                     while (word) {                                                             \
                         const size_t at = at0 + w + lowest_bit(word) / 8;                      \
                         word &= word - 1;                                                      \
-                        const Key key = yamr__cpu_key##W(t, row, at, flip, nan_key);               \
+                        const Key key = key##W(rule, row, at);                                     \
                         if (key < floor) continue; /* the floor rose in this sub-block */     \
                         if (count == trigger) {                                                \
                             const Key least = (Key)keep_best(buf, count, k);                   \
@@ -554,26 +601,25 @@ YAMR__CPU_DEFINE_TOPK_RANGE(16, uint16_t)
 YAMR__CPU_DEFINE_TOPK_RANGE(32, uint32_t)
 YAMR__CPU_DEFINE_TOPK_RANGE(64, uint64_t)
 
-/* One body per instruction set, the dtype a constant inside each case. */
+/* One body per instruction set: f32 (its own compares), f64 and i64 with the dtype a constant;
+ * i32 and u32 as one, f16 and bf16 as one, with their dtype's key rule at run time. */
 YAMR__CPU_INLINE size_t range_any(yamr_dtype t, int is_min, int nan_ignore, const void *row,
                                   size_t begin, size_t end, size_t k, entry *buf, size_t cap)
 {
     switch (t) {
     case YAMR_DTYPE_F32:
-        return range32(YAMR_DTYPE_F32, is_min, nan_ignore, nan_ignore, row, begin, end, k, buf,
-                       cap);
-    case YAMR_DTYPE_I32: return range32(YAMR_DTYPE_I32, is_min, 0, 0, row, begin, end, k, buf, cap);
-    case YAMR_DTYPE_U32: return range32(YAMR_DTYPE_U32, is_min, 0, 0, row, begin, end, k, buf, cap);
+        return range32(YAMR_DTYPE_F32, 1, 0, is_min, nan_ignore, nan_ignore, row, begin, end, k,
+                       buf, cap);
+    case YAMR_DTYPE_I32:
+    case YAMR_DTYPE_U32: return range32(t, 0, 1, is_min, 0, 0, row, begin, end, k, buf, cap);
     case YAMR_DTYPE_F16:
-        return range16(YAMR_DTYPE_F16, is_min, nan_ignore, nan_ignore, row, begin, end, k, buf,
-                       cap);
     case YAMR_DTYPE_BF16:
-        return range16(YAMR_DTYPE_BF16, is_min, nan_ignore, nan_ignore, row, begin, end, k, buf,
-                       cap);
+        return range16(t, 0, 0, is_min, nan_ignore, nan_ignore, row, begin, end, k, buf, cap);
     case YAMR_DTYPE_F64:
-        return range64(YAMR_DTYPE_F64, is_min, nan_ignore, nan_ignore, row, begin, end, k, buf,
-                       cap);
-    default: return range64(YAMR_DTYPE_I64, is_min, 0, 0, row, begin, end, k, buf, cap);
+        return range64(YAMR_DTYPE_F64, 0, 0, is_min, nan_ignore, nan_ignore, row, begin, end, k,
+                       buf, cap);
+    default:
+        return range64(YAMR_DTYPE_I64, 0, 1, is_min, 0, 0, row, begin, end, k, buf, cap);
     }
 }
 
@@ -645,20 +691,45 @@ static wide_scratch wide_scratch_at(entry *buf, size_t k)
     return s;
 }
 
-/* The keys of 16 elements whose bits are `bits` (yamr__cpu_key32 on a vector). */
-YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __m512i keys32_avx512(yamr_dtype t, __m512i bits,
-                                                                   __m512i flip,
-                                                                   __m512i nan_key)
+/* yamr__cpu_key32 as a rule of constants, so that one body serves f32, i32 and u32 (the same
+ * instructions for each): key = b ^ (b's sign spread & neg) ^ base, where b is the bits with a
+ * zero magnitude (-0.0) as 0, then a NaN (a magnitude above nan_above) as nan_key. f32: neg =
+ * 0x7fffffff (a negative's bits complemented), base = 0x80000000; i32: neg = 0, base =
+ * 0x80000000; u32: neg = 0, base = 0; integers have no NaN (nan_above = ~0) and b = bits. base
+ * carries the MIN flip. */
+typedef struct {
+    __m512i magnitude, nan_above, neg, base, nan_key;
+    int integer; /* i32 or u32: the key is bits ^ base */
+} wide_keys;
+
+YAMR__TOPK_CPU_TARGET_AVX512 static wide_keys wide_keys_for(yamr_dtype t, int is_min,
+                                                            int nan_ignore)
 {
-    if (t == YAMR_DTYPE_U32) return _mm512_xor_si512(bits, flip);
-    const __m512i sign = _mm512_set1_epi32((int)0x80000000u);
-    if (t == YAMR_DTYPE_I32) return _mm512_xor_si512(_mm512_xor_si512(bits, sign), flip);
-    const __m512i magnitude = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
-    const __mmask16 nan = _mm512_cmpgt_epu32_mask(magnitude, _mm512_set1_epi32(0x7f800000));
+    const int is_float = t == YAMR_DTYPE_F32;
+    const uint32_t flip = is_min ? ~0u : 0u;
+    wide_keys r;
+    r.magnitude = _mm512_set1_epi32(is_float ? 0x7fffffff : -1);
+    r.nan_above = _mm512_set1_epi32(is_float ? 0x7f800000 : -1);
+    r.neg = _mm512_set1_epi32(is_float ? 0x7fffffff : 0);
+    r.base = _mm512_set1_epi32((int)((t == YAMR_DTYPE_U32 ? 0u : 0x80000000u) ^ flip));
+    r.nan_key = _mm512_set1_epi32(is_float && !nan_ignore ? -1 : 0);
+    r.integer = !is_float;
+    return r;
+}
+
+/* The keys of 16 elements whose bits are `bits` (yamr__cpu_key32 on a vector). */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __m512i keys32_avx512(const wide_keys *r,
+                                                                   __m512i bits)
+{
+    if (r->integer) return _mm512_xor_si512(bits, r->base);
+    const __m512i magnitude = _mm512_and_si512(bits, r->magnitude);
+    const __mmask16 nan = _mm512_cmpgt_epu32_mask(magnitude, r->nan_above);
     const __mmask16 nonzero = _mm512_test_epi32_mask(magnitude, magnitude);
     const __m512i b = _mm512_maskz_mov_epi32(nonzero, bits); /* -0.0 as +0.0 */
-    const __m512i ord = _mm512_xor_si512(b, _mm512_or_si512(_mm512_srai_epi32(b, 31), sign));
-    return _mm512_mask_mov_epi32(_mm512_xor_si512(ord, flip), nan, nan_key);
+    /* b ^ (sign spread & neg) ^ base in one instruction (truth table 0x78: a ^ (b & c)) */
+    const __m512i ord = _mm512_xor_si512(
+        _mm512_ternarylogic_epi32(b, _mm512_srai_epi32(b, 31), r->neg, 0x78), r->base);
+    return _mm512_mask_mov_epi32(ord, nan, r->nan_key);
 }
 
 /* The lanes of a vector at an element with `left` elements left (left may exceed 16). */
@@ -893,7 +964,7 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_few(const wide_scratch
             _mm_prefetch((const char *)((const uint32_t *)ahead + w0 + line), _MM_HINT_T0);    \
     }
 YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE void
-range_f32_short(int is_min, int nan_ignore, const uint32_t *bits, size_t begin, size_t end,
+range_f32_short(const wide_keys *keys, int is_min, int nan_ignore, const uint32_t *bits, size_t begin, size_t end,
                     size_t k, const wide_scratch *s, const int lv, const void *ahead,
                     uint32_t floor, size_t *count_out, __m512i *few_keys, __m512i *few_at)
 {
@@ -917,9 +988,8 @@ range_f32_short(int is_min, int nan_ignore, const uint32_t *bits, size_t begin, 
     }
     if (k <= lanes) {
         __m512i mk[16];
-        const __m512i flip = _mm512_set1_epi32(is_min ? -1 : 0);
         for (int v = 0; v < lv; ++v) /* no NaN among them */
-            mk[v] = keys32_avx512(YAMR_DTYPE_F32, _mm512_castps_si512(m[v]), flip, flip);
+            mk[v] = keys32_avx512(keys, _mm512_castps_si512(m[v]));
         const uint32_t lane_floor = kth_lane_max(mk, lv, k);
         floor = lane_floor > floor ? lane_floor : floor;
     }
@@ -940,6 +1010,27 @@ range_f32_short(int is_min, int nan_ignore, const uint32_t *bits, size_t begin, 
     *count_out = count;
 }
 
+/* range32_wide for a short f32 range (lv 1, at most 256 elements): range_f32_short's
+ * candidates, keyed, placed by best_few or best_wide. */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_short_f32(const wide_keys *keys,
+                                                                      int is_min, int nan_ignore,
+                                                                      const uint32_t *x,
+                                                                      size_t begin, size_t end,
+                                                                      size_t k,
+                                                                      const wide_scratch *s,
+                                                                      const void *ahead)
+{
+    size_t count = 0;
+    __m512i few_keys = _mm512_setzero_si512(), few_at = _mm512_setzero_si512();
+    range_f32_short(keys, is_min, nan_ignore, x, begin, end, k, s, 1, ahead, nan_ignore ? 1u : 0u,
+                    &count, &few_keys, &few_at);
+    if (count <= 8) return best_few(s, keys32_avx512(keys, few_keys), few_at, count, k);
+    for (size_t j = 0; j < count; j += 16) /* (slots hold a vector's overhang) */
+        _mm512_storeu_si512((void *)(s->key + j),
+                            keys32_avx512(keys, _mm512_loadu_si512((const void *)(s->key + j))));
+    return best_wide(s, count, k);
+}
+
 /* The k best of [begin, end) of a row of 32-bit dtype t, as words in s->best; positions below
  * 2^32 - 1, k <= YAMR__TOPK_CPU_WIDE_K, LV lane vectors. The second pass prefetches the same
  * elements of `ahead` (a row to come), a line per vector: memory works while the row's
@@ -954,30 +1045,20 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
 {
     const uint32_t *x = (const uint32_t *)row;
     const int is_float = t == YAMR_DTYPE_F32;
-    const __m512i flip = _mm512_set1_epi32(is_min ? -1 : 0);
-    const __m512i nan_key = _mm512_set1_epi32(is_float && !nan_ignore ? -1 : 0);
+    const wide_keys keys = wide_keys_for(t, is_min, nan_ignore);
     const size_t lanes = 16 * (size_t)lv;
     /* a range of several chunks keeps its groups' maxima and skips groups below the floor */
     const int grouped = end - begin > YAMR__TOPK_CPU_CHUNK;
-    uint32_t *key = s->key, *pos = s->pos;
+    /* the scratch in locals: a vector store (may alias anything) would reload s's fields */
+    uint32_t *const key = s->key, *const pos = s->pos;
+    uint32_t *const cache = s->cache, *const group = s->group;
     uint32_t floor = is_float && nan_ignore ? 1u : 0u;
     size_t count = 0;
     int in_registers = 0;
     __m512i few_keys = _mm512_setzero_si512(), few_at = _mm512_setzero_si512();
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    if (is_float && lv == 1 && end - begin <= 256) {
-        range_f32_short(is_min, nan_ignore, x, begin, end, k, s, lv, ahead, floor, &count,
-                        &few_keys, &few_at);
-        if (count <= 8) {
-            few_keys = keys32_avx512(t, few_keys, flip, nan_key);
-            return best_few(s, few_keys, few_at, count, k);
-        }
-        for (size_t j = 0; j < count; j += 16) /* (slots hold a vector's overhang) */
-            _mm512_storeu_si512((void *)(key + j),
-                                keys32_avx512(t, _mm512_loadu_si512((const void *)(key + j)),
-                                              flip, nan_key));
-        return best_wide(s, count, k);
-    }
+    if (is_float && lv == 1 && end - begin <= 256)
+        return range32_short_f32(&keys, is_min, nan_ignore, x, begin, end, k, s, ahead);
     for (size_t c = begin; c < end;) {
         const size_t stop = end - c <= YAMR__TOPK_CPU_CHUNK ? end : c + YAMR__TOPK_CPU_CHUNK;
         __m512i m[16];
@@ -986,18 +1067,15 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
         if (!grouped) {
             for (; stop - i >= lanes; i += lanes)
                 for (int v = 0; v < lv; ++v) {
-                    const __m512i k16 = keys32_avx512(
-                        t, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)v)), flip,
-                        nan_key);
-                    _mm512_storeu_si512((void *)(s->cache + (i - c) + 16 * (size_t)v), k16);
+                    const __m512i k16 = keys32_avx512(&keys, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)v)));
+                    _mm512_storeu_si512((void *)(cache + (i - c) + 16 * (size_t)v), k16);
                     m[v] = _mm512_max_epu32(m[v], k16);
                 }
             for (int v = 0; v < lv && i + 16 * (size_t)v < stop; ++v) {
                 const size_t at = i + 16 * (size_t)v;
                 const __mmask16 in = lanes_left(stop - at);
-                const __m512i k16 = keys32_avx512(
-                    t, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)), flip, nan_key);
-                _mm512_storeu_si512((void *)(s->cache + (at - c)), k16);
+                const __m512i k16 = keys32_avx512(&keys, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)));
+                _mm512_storeu_si512((void *)(cache + (at - c)), k16);
                 m[v] = _mm512_mask_max_epu32(m[v], in, m[v], k16);
             }
         } else {
@@ -1007,26 +1085,23 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
                 __m512i most = _mm512_setzero_si512();
                 _Pragma("GCC unroll 16")
                 for (int j = 0; j < 16; ++j) {
-                    const __m512i k16 = keys32_avx512(
-                        t, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)j)), flip,
-                        nan_key);
-                    _mm512_storeu_si512((void *)(s->cache + (i - c) + 16 * (size_t)j), k16);
+                    const __m512i k16 = keys32_avx512(&keys, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)j)));
+                    _mm512_storeu_si512((void *)(cache + (i - c) + 16 * (size_t)j), k16);
                     m[j % lv] = _mm512_max_epu32(m[j % lv], k16);
                     most = _mm512_max_epu32(most, k16);
                 }
-                _mm512_storeu_si512((void *)(s->group + (i - c) / 16), most);
+                _mm512_storeu_si512((void *)(group + (i - c) / 16), most);
             }
             if (i < stop) { /* the last, partial group: every vector to lane vector 0 */
                 __m512i most = _mm512_setzero_si512();
                 for (size_t at = i; at < stop; at += 16) {
                     const __mmask16 in = lanes_left(stop - at);
-                    const __m512i k16 = keys32_avx512(
-                        t, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)), flip, nan_key);
-                    _mm512_storeu_si512((void *)(s->cache + (at - c)), k16);
+                    const __m512i k16 = keys32_avx512(&keys, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)));
+                    _mm512_storeu_si512((void *)(cache + (at - c)), k16);
                     most = _mm512_mask_max_epu32(most, in, most, k16);
                 }
                 m[0] = _mm512_max_epu32(m[0], most);
-                _mm512_storeu_si512((void *)(s->group + (i - c) / 16), most);
+                _mm512_storeu_si512((void *)(group + (i - c) / 16), most);
             }
         }
         if (c == begin) {
@@ -1048,7 +1123,7 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
         in_registers = lv == 1 && begin == c && stop == end && end - begin <= 256;
         if (!grouped) {
             for (i = c; i < stop; i += 16) {
-                count = pass16(s->cache + (i - c), lanes_left(stop - i), at_least, at, key, pos,
+                count = pass16(cache + (i - c), lanes_left(stop - i), at_least, at, key, pos,
                                count, in_registers, iota, &few_keys, &few_at);
                 at = _mm512_add_epi32(at, step);
                 _mm_prefetch((const char *)((const uint32_t *)ahead + i), _MM_HINT_T0);
@@ -1057,7 +1132,7 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
             for (size_t g = c; g < stop; g += YAMR__TOPK_CPU_GROUP) {
                 const size_t group_stop =
                     stop - g < YAMR__TOPK_CPU_GROUP ? stop : g + YAMR__TOPK_CPU_GROUP;
-                const __m512i most = _mm512_loadu_si512((const void *)(s->group + (g - c) / 16));
+                const __m512i most = _mm512_loadu_si512((const void *)(group + (g - c) / 16));
                 if (!_mm512_cmpge_epu32_mask(most, at_least)) { /* no candidate in the group */
                     if (ahead)
                         for (i = g; i < group_stop; i += 16)
@@ -1066,7 +1141,7 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
                     continue;
                 }
                 for (i = g; i < group_stop; i += 16) {
-                    count = pass16(s->cache + (i - c), lanes_left(group_stop - i), at_least, at,
+                    count = pass16(cache + (i - c), lanes_left(group_stop - i), at_least, at,
                                    key, pos, count, in_registers, iota, &few_keys, &few_at);
                     at = _mm512_add_epi32(at, step);
                     if (ahead)
@@ -1099,73 +1174,96 @@ static int takes_wide(yamr_dtype t, size_t begin, size_t end, size_t k)
            end - begin <= YAMR__TOPK_CPU_WIDE_MAX;
 }
 
-/* Rows [r0, r1) of c, each written out; T and LV constants in each copy. */
-YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE void rows32_wide(yamr_dtype t,
-                                                              const yamr__topk_call *c,
-                                                              size_t r0, size_t r1,
-                                                              const wide_scratch *s, int lv)
+/* One copy of range32_wide per LV (its lane vectors stay in registers), shared by every 32-bit
+ * dtype, MIN and MAX, both NaN policies and the rows' and the ranges' callers: a call per row
+ * costs little against the row, and each copy is compiled once. */
+#define YAMR__TOPK_CPU_DEFINE_WIDE_LV(LV)                                                      \
+    YAMR__TOPK_CPU_TARGET_AVX512 __attribute__((noinline)) static size_t range32_wide_##LV(     \
+        yamr_dtype t, int is_min, int nan_ignore, const void *row, size_t begin, size_t end,   \
+        size_t k, const wide_scratch *s, const void *ahead)                                    \
+    {                                                                                          \
+        return range32_wide(t, is_min, nan_ignore, row, begin, end, k, s, LV, ahead);          \
+    }
+YAMR__TOPK_CPU_DEFINE_WIDE_LV(1)
+YAMR__TOPK_CPU_DEFINE_WIDE_LV(2)
+YAMR__TOPK_CPU_DEFINE_WIDE_LV(4)
+YAMR__TOPK_CPU_DEFINE_WIDE_LV(8)
+YAMR__TOPK_CPU_DEFINE_WIDE_LV(16)
+
+typedef size_t (*range32_wide_fn)(yamr_dtype t, int is_min, int nan_ignore, const void *row,
+                                  size_t begin, size_t end, size_t k, const wide_scratch *s,
+                                  const void *ahead);
+
+/* The copy for k (YAMR__TOPK_CPU_WIDE_LV). */
+static range32_wide_fn range32_wide_for(size_t k)
 {
-    const size_t k = c->k;
-    const uint32_t empty = (uint32_t)yamr__empty_value_bits(c->dtype);
-    /* the row to prefetch: about YAMR__TOPK_CPU_AHEAD bytes ahead, at least the next one */
-    const size_t row_bytes = c->ld * 4 + 1;
-    const size_t ahead = (YAMR__TOPK_CPU_AHEAD + row_bytes - 1) / row_bytes;
-    for (size_t r = r0; r < r1; ++r) {
-        const uint32_t *row = (const uint32_t *)c->in + r * c->ld;
-        const size_t later = c->rows - r > ahead ? r + ahead : c->rows - 1;
-        /* a long row's own stream is the hardware prefetcher's */
-        const void *row_ahead =
-            c->cols <= YAMR__TOPK_CPU_CHUNK ? (const uint32_t *)c->in + later * c->ld : NULL;
-        const size_t n =
-            range32_wide(t, !c->largest, c->nan_ignore, row, 0, c->cols, k, s, lv, row_ahead);
-        uint32_t *values = (uint32_t *)c->values + r * k;
-        int64_t *indices = c->indices ? c->indices + r * k : NULL;
-        for (size_t j = 0; j < n; ++j) {
-            const uint32_t at = (uint32_t)~(uint32_t)s->best[j];
-            values[j] = row[at];
-            if (indices) indices[j] = (int64_t)at;
-        }
-        for (size_t j = n; j < k; ++j) {
-            values[j] = empty;
-            if (indices) indices[j] = -1;
-        }
+    switch (YAMR__TOPK_CPU_WIDE_LV(k)) {
+    case 1: return range32_wide_1;
+    case 2: return range32_wide_2;
+    case 4: return range32_wide_4;
+    case 8: return range32_wide_8;
+    default: return range32_wide_16;
     }
 }
 
-#define YAMR__TOPK_CPU_WIDE_DTYPE(T, LV)                                                       \
-    switch (LV) {                                                                              \
-    case 1: rows32_wide(T, c, r0, r1, &s, 1); break;                                           \
-    case 2: rows32_wide(T, c, r0, r1, &s, 2); break;                                           \
-    case 4: rows32_wide(T, c, r0, r1, &s, 4); break;                                           \
-    case 8: rows32_wide(T, c, r0, r1, &s, 8); break;                                           \
-    default: rows32_wide(T, c, r0, r1, &s, 16); break;                                         \
+/* Row r's n best (the words in s->best) and the fill of the rest, to c's outputs. */
+YAMR__CPU_INLINE void write_wide_row(const yamr__topk_call *c, size_t r, const uint32_t *row,
+                                     const wide_scratch *s, size_t n, uint32_t empty)
+{
+    const size_t k = c->k;
+    uint32_t *values = (uint32_t *)c->values + r * k;
+    int64_t *indices = c->indices ? c->indices + r * k : NULL;
+    for (size_t j = 0; j < n; ++j) {
+        const uint32_t at = (uint32_t)~(uint32_t)s->best[j];
+        values[j] = row[at];
+        if (indices) indices[j] = (int64_t)at;
     }
+    for (size_t j = n; j < k; ++j) {
+        values[j] = empty;
+        if (indices) indices[j] = -1;
+    }
+}
+
+/* Rows [r0, r1) of c, each written out, prefetching the row about YAMR__TOPK_CPU_AHEAD bytes
+ * ahead (at least the next one) where rows are one chunk: a long row's own stream is the
+ * hardware prefetcher's. Short f32 rows of k <= 8 (many rows) have the row's work inlined. */
+YAMR__TOPK_CPU_TARGET_AVX512 static void rows32_wide(const yamr__topk_call *c, size_t r0,
+                                                     size_t r1, const wide_scratch *s)
+{
+    const size_t k = c->k;
+    const int is_min = !c->largest, nan_ignore = c->nan_ignore;
+    const uint32_t empty = (uint32_t)yamr__empty_value_bits(c->dtype);
+    const size_t row_bytes = c->ld * 4 + 1;
+    const size_t ahead = (YAMR__TOPK_CPU_AHEAD + row_bytes - 1) / row_bytes;
+    const int prefetch = c->cols <= YAMR__TOPK_CPU_CHUNK;
+    if (c->dtype == YAMR_DTYPE_F32 && YAMR__TOPK_CPU_WIDE_LV(k) == 1 && c->cols <= 256) {
+        const wide_keys keys = wide_keys_for(YAMR_DTYPE_F32, is_min, nan_ignore);
+        for (size_t r = r0; r < r1; ++r) {
+            const uint32_t *row = (const uint32_t *)c->in + r * c->ld;
+            const size_t later = c->rows - r > ahead ? r + ahead : c->rows - 1;
+            const size_t n = range32_short_f32(&keys, is_min, nan_ignore, row, 0, c->cols, k, s,
+                                               (const uint32_t *)c->in + later * c->ld);
+            write_wide_row(c, r, row, s, n, empty);
+        }
+        return;
+    }
+    const range32_wide_fn range = range32_wide_for(k);
+    for (size_t r = r0; r < r1; ++r) {
+        const uint32_t *row = (const uint32_t *)c->in + r * c->ld;
+        const size_t later = c->rows - r > ahead ? r + ahead : c->rows - 1;
+        const void *row_ahead = prefetch ? (const uint32_t *)c->in + later * c->ld : NULL;
+        const size_t n = range(c->dtype, is_min, nan_ignore, row, 0, c->cols, k, s, row_ahead);
+        write_wide_row(c, r, row, s, n, empty);
+    }
+}
 
 /* range_isa's form: the k best of [begin, end) as entries in buf[0, returned count), the
  * scratch past k entries (buf holds k + YAMR__TOPK_CPU_WIDE_ENTRIES(k)). */
-#define YAMR__TOPK_CPU_WIDE_RANGE(T, LV)                                                       \
-    n = range32_wide(T, is_min, nan_ignore, row, begin, end, k, &s, LV, NULL)
-#define YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(T)                                                     \
-    switch (lv) {                                                                              \
-    case 1: YAMR__TOPK_CPU_WIDE_RANGE(T, 1); break;                                            \
-    case 2: YAMR__TOPK_CPU_WIDE_RANGE(T, 2); break;                                            \
-    case 4: YAMR__TOPK_CPU_WIDE_RANGE(T, 4); break;                                            \
-    case 8: YAMR__TOPK_CPU_WIDE_RANGE(T, 8); break;                                            \
-    default: YAMR__TOPK_CPU_WIDE_RANGE(T, 16); break;                                          \
-    }
-YAMR__TOPK_CPU_TARGET_AVX512 static size_t range_wide_avx512(yamr_dtype t, int is_min,
-                                                             int nan_ignore, const void *row,
-                                                             size_t begin, size_t end, size_t k,
-                                                             entry *buf)
+static size_t range_wide_avx512(yamr_dtype t, int is_min, int nan_ignore, const void *row,
+                                size_t begin, size_t end, size_t k, entry *buf)
 {
     const wide_scratch s = wide_scratch_at(buf + k, k);
-    const int lv = YAMR__TOPK_CPU_WIDE_LV(k);
-    size_t n;
-    switch (t) {
-    case YAMR_DTYPE_F32: YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(YAMR_DTYPE_F32) break;
-    case YAMR_DTYPE_I32: YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(YAMR_DTYPE_I32) break;
-    default: YAMR__TOPK_CPU_WIDE_RANGE_DTYPE(YAMR_DTYPE_U32) break;
-    }
+    const size_t n = range32_wide_for(k)(t, is_min, nan_ignore, row, begin, end, k, &s, NULL);
     for (size_t j = 0; j < n; ++j) {
         buf[j].key = s.best[j] >> 32;
         buf[j].pos = (uint32_t)~(uint32_t)s.best[j];
@@ -1173,16 +1271,10 @@ YAMR__TOPK_CPU_TARGET_AVX512 static size_t range_wide_avx512(yamr_dtype t, int i
     return n;
 }
 
-YAMR__TOPK_CPU_TARGET_AVX512 static void rows_wide_avx512(const yamr__topk_call *c, size_t r0,
-                                                          size_t r1, entry *buf)
+static void rows_wide_avx512(const yamr__topk_call *c, size_t r0, size_t r1, entry *buf)
 {
     const wide_scratch s = wide_scratch_at(buf, c->k);
-    const int lv = YAMR__TOPK_CPU_WIDE_LV(c->k);
-    switch (c->dtype) {
-    case YAMR_DTYPE_F32: YAMR__TOPK_CPU_WIDE_DTYPE(YAMR_DTYPE_F32, lv) break;
-    case YAMR_DTYPE_I32: YAMR__TOPK_CPU_WIDE_DTYPE(YAMR_DTYPE_I32, lv) break;
-    default: YAMR__TOPK_CPU_WIDE_DTYPE(YAMR_DTYPE_U32, lv) break;
-    }
+    rows32_wide(c, r0, r1, &s);
 }
 #endif
 
