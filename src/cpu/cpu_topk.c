@@ -437,32 +437,33 @@ YAMR__CPU_INLINE int f32_bound(uint32_t floor, int is_min, float *bound)
     return 1;
 }
 
-/* Whether f32 elements [i, i + len) may hold a key >= floor: their max (MIN: min) against
- * f32_bound, NaNs skipped by the compare's order, then under YAMR_NAN_PROPAGATE any NaN. A
- * superset: the caller marks by key. */
+/* Whether f32 elements [i, i + len) may hold a key >= floor: any at or above f32_bound (MIN: at
+ * or below), and under YAMR_NAN_PROPAGATE any NaN, in one pass of compares (an unordered compare
+ * takes the NaNs: no second pass for them). A superset: the caller marks by key. */
 YAMR__CPU_INLINE int f32_block_may_pass(const void *row, size_t i, size_t len, int is_min,
                                         int nan_ignore, uint32_t floor)
 {
     const float *x = (const float *)row + i;
     float bound;
-    if (f32_bound(floor, is_min, &bound)) {
-        if (!is_min) {
-            float m = -HUGE_VALF;
-            _Pragma("omp simd reduction(max : m)")
-            for (size_t j = 0; j < len; ++j) m = x[j] > m ? x[j] : m;
-            if (m >= bound) return 1;
-        } else {
-            float m = HUGE_VALF;
-            _Pragma("omp simd reduction(min : m)")
-            for (size_t j = 0; j < len; ++j) m = x[j] < m ? x[j] : m;
-            if (m <= bound) return 1;
-        }
+    int any = 0;
+    if (!f32_bound(floor, is_min, &bound)) {
+        if (nan_ignore) return 0;
+        _Pragma("omp simd reduction(| : any)")
+        for (size_t j = 0; j < len; ++j) any |= x[j] != x[j];
+    } else if (!is_min && nan_ignore) {
+        _Pragma("omp simd reduction(| : any)")
+        for (size_t j = 0; j < len; ++j) any |= x[j] >= bound;
+    } else if (!is_min) {
+        _Pragma("omp simd reduction(| : any)")
+        for (size_t j = 0; j < len; ++j) any |= !(x[j] < bound);
+    } else if (nan_ignore) {
+        _Pragma("omp simd reduction(| : any)")
+        for (size_t j = 0; j < len; ++j) any |= x[j] <= bound;
+    } else {
+        _Pragma("omp simd reduction(| : any)")
+        for (size_t j = 0; j < len; ++j) any |= !(x[j] > bound);
     }
-    if (nan_ignore) return 0;
-    int nan = 0;
-    _Pragma("omp simd reduction(| : nan)")
-    for (size_t j = 0; j < len; ++j) nan |= x[j] != x[j];
-    return nan;
+    return any;
 }
 
 /* marks[j] = whether f32 element i + j may have a key >= floor (f32_block_may_pass's
