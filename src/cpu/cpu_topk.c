@@ -748,10 +748,10 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE uint32_t kth_lane_max(const __m512
     if (lv >= 4) {
         /* Many lanes: the pairs' 256 L^2 compares cost more than the row's read. Instead, bit by
          * bit from the top, the largest v with at least k lanes >= v (a compare and a popcount
-         * per vector and bit), over the top 24 bits: v with its low bits 0 is still a floor,
-         * and 24 bits of a key pass few more elements than the exact one. */
+         * per vector and bit), over the top 20 bits: v with its low bits 0 is still a floor,
+         * and 20 bits of a key pass few more elements than the exact one. */
         uint32_t v = 0;
-        for (int bit = 31; bit >= 8; --bit) {
+        for (int bit = 31; bit >= 12; --bit) {
             const uint32_t try_v = v | (uint32_t)1u << bit;
             const __m512i t = _mm512_set1_epi32((int)try_v);
             unsigned at_least = 0;
@@ -930,8 +930,8 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_few(const wide_scratch
  * a floor only lower), whose k-th best key is the floor; pass 2 takes a word of compare masks
  * against its f32_bound per 64 elements (a NaN passes too under YAMR_NAN_PROPAGATE: the
  * unordered predicates), then the word's few set bits one by one, as bits and positions to
- * key and pos, the first 16 also to the lanes of few_keys and few_at. The caller keys them.
- * Against the keyed form (a key per element, a cache of the keys, a compress and its placing
+ * key and pos, whose first 16 are then loaded to few_keys and few_at (a masked broadcast per
+ * candidate made a chain of them). The caller keys them. Against the keyed form (a key per element, a cache of the keys, a compress and its placing
  * per vector) about a third fewer instructions a row.
  */
 #define YAMR__TOPK_CPU_F32_FEW(cmp)                                                            \
@@ -954,11 +954,6 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_few(const wide_scratch
             word &= word - 1;                                                                  \
             s->key[count] = bits[p];                                                           \
             s->pos[count] = (uint32_t)p;                                                       \
-            if (in_registers && count < 16) {                                                  \
-                const __mmask16 lane = (__mmask16)(1u << count);                               \
-                *few_keys = _mm512_mask_set1_epi32(*few_keys, lane, (int)bits[p]);             \
-                *few_at = _mm512_mask_set1_epi32(*few_at, lane, (int)p);                       \
-            }                                                                                  \
             ++count;                                                                           \
         }                                                                                      \
         for (size_t line = 0; line < 64; line += 16) /* the same lines of a row to come */    \
@@ -998,7 +993,7 @@ range_f32_short(const wide_keys *keys, int is_min, int nan_ignore, const uint32_
     const int numbers = f32_bound(floor, is_min, &bound_value);
     const __m512 bound = _mm512_set1_ps(bound_value);
     size_t count = 0;
-    /* the candidates to key and pos (with in_registers the first 16 to registers too) */
+    /* the candidates to key and pos (with in_registers the first 16 to registers after) */
     if (!numbers) {
         if (!nan_ignore) YAMR__TOPK_CPU_F32_FEW(_CMP_UNORD_Q)
     } else if (!is_min) {
@@ -1007,6 +1002,10 @@ range_f32_short(const wide_keys *keys, int is_min, int nan_ignore, const uint32_
     } else {
         if (nan_ignore) YAMR__TOPK_CPU_F32_FEW(_CMP_LE_OQ)
         else YAMR__TOPK_CPU_F32_FEW(_CMP_NGT_UQ)
+    }
+    if (in_registers) { /* the first 16 candidates, one load each after their stores */
+        *few_keys = _mm512_loadu_si512((const void *)s->key);
+        *few_at = _mm512_loadu_si512((const void *)s->pos);
     }
     *count_out = count;
 }
