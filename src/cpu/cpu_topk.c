@@ -537,7 +537,9 @@ YAMR__CPU_INLINE void f32_marks(const void *row, size_t i, size_t len, int is_mi
         int closed = 0; /* k kept keys at the top key: nothing can enter any more */           \
         /* a short range is one block, marked at once against its floor */                   \
         unsigned char marks[YAMR__TOPK_CPU_SHORT_BYTES / sizeof(Key) + 8];                     \
-        const size_t block = short_range ? n : W == 32 && f32 ? YAMR__TOPK_CPU_BLOCK_F32 : YAMR__TOPK_CPU_BLOCK; \
+        const size_t block = short_range        ? n                                            \
+                             : W == 32 && f32 ? YAMR__TOPK_CPU_BLOCK_F32                       \
+                                              : YAMR__TOPK_CPU_BLOCK;                          \
         const size_t mark_step = short_range ? n : YAMR__TOPK_CPU_MARKS;                       \
         for (size_t i = begin; i < end && !closed;) {                                          \
             const size_t len = end - i < block ? end - i : block;                              \
@@ -927,12 +929,13 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_few(const wide_scratch
  * range32_wide for a short f32 range (lv 1, k <= 8, at most 256 elements: many short rows),
  * without keys but for its few candidates: pass 1 keeps the lanes' f32 extremes (max, MIN: min;
  * a NaN is skipped by the instruction's order; a lane without a number stays at -inf, MIN +inf,
- * a floor only lower), whose k-th best key is the floor; pass 2 takes a word of compare masks
- * against its f32_bound per 64 elements (a NaN passes too under YAMR_NAN_PROPAGATE: the
+ * a floor only lower), whose k-th best, by float compares, is the bound; pass 2 takes a word of
+ * compare masks against it per 64 elements (a NaN passes too under YAMR_NAN_PROPAGATE: the
  * unordered predicates), then the word's few set bits one by one, as bits and positions to
  * key and pos, whose first 16 are then loaded to few_keys and few_at (a masked broadcast per
- * candidate made a chain of them). The caller keys them. Against the keyed form (a key per element, a cache of the keys, a compress and its placing
- * per vector) about a third fewer instructions a row.
+ * candidate made a chain of them). The caller keys them. Against the keyed form (a key per
+ * element, a cache of the keys, a compress and its placing per vector) about a third fewer
+ * instructions a row.
  */
 #define YAMR__TOPK_CPU_F32_FEW(cmp)                                                            \
     for (size_t w0 = begin; w0 < end; w0 += 64) {                                              \
@@ -959,54 +962,72 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_few(const wide_scratch
         for (size_t line = 0; line < 64; line += 16) /* the same lines of a row to come */    \
             _mm_prefetch((const char *)((const uint32_t *)ahead + w0 + line), _MM_HINT_T0);    \
     }
+/* The k-th largest of the 16 lanes of m (no NaN; k <= 16), by float compares: the least lane
+ * that fewer than k lanes exceed (each lane's count of larger lanes; a lane broadcast by a
+ * permute, a compare and a masked add per lane). */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE float kth_lane_f32(__m512 m, size_t k)
+{
+    const __m512i one = _mm512_set1_epi32(1);
+    __m512i above = _mm512_setzero_si512();
+    for (int i = 0; i < 16; ++i) {
+        const __m512 lane = _mm512_permutexvar_ps(_mm512_set1_epi32(i), m);
+        above = _mm512_mask_add_epi32(above, _mm512_cmp_ps_mask(lane, m, _CMP_GT_OQ), above, one);
+    }
+    return _mm512_mask_reduce_min_ps(_mm512_cmplt_epi32_mask(above, _mm512_set1_epi32((int)k)),
+                                     m);
+}
+
+/* acc's lanes and x's, the larger of each (MIN: the smaller); a NaN in x is skipped (the
+ * instruction returns its second operand). */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __m512 most_f32(int is_min, __m512 acc, __m512 x)
+{
+    return is_min ? _mm512_min_ps(x, acc) : _mm512_max_ps(x, acc);
+}
+
 YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE void
-range_f32_short(const wide_keys *keys, int is_min, int nan_ignore, const uint32_t *bits, size_t begin, size_t end,
-                    size_t k, const wide_scratch *s, const int lv, const void *ahead,
-                    uint32_t floor, size_t *count_out, __m512i *few_keys, __m512i *few_at)
+range_f32_short(int is_min, int nan_ignore, const uint32_t *bits, size_t begin, size_t end,
+                size_t k, const wide_scratch *s, const void *ahead, size_t *count_out,
+                __m512i *few_keys, __m512i *few_at)
 {
     const float *x = (const float *)(const void *)bits;
-    const size_t lanes = 16 * (size_t)lv;
-    const int in_registers = lv == 1 && end - begin <= 256;
-    __m512 m[16];
-    for (int v = 0; v < lv; ++v) m[v] = _mm512_set1_ps(is_min ? HUGE_VALF : -HUGE_VALF);
+    /* pass 1 in four chains of vectors (the row's latency, not its throughput, bounds it) */
+    const __m512 none = _mm512_set1_ps(is_min ? HUGE_VALF : -HUGE_VALF);
+    __m512 a0 = none, a1 = none, a2 = none, a3 = none;
     size_t i = begin;
-    for (; end - i >= lanes; i += lanes)
-        for (int v = 0; v < lv; ++v) {
-            const __m512 x16 = _mm512_loadu_ps((const void *)(x + i + 16 * (size_t)v));
-            m[v] = is_min ? _mm512_min_ps(x16, m[v]) : _mm512_max_ps(x16, m[v]);
-        }
-    for (int v = 0; v < lv && i + 16 * (size_t)v < end; ++v) {
-        const size_t at = i + 16 * (size_t)v;
-        const __mmask16 in = lanes_left(end - at);
-        const __m512 x16 = _mm512_maskz_loadu_ps(in, (const void *)(x + at));
-        m[v] = is_min ? _mm512_mask_min_ps(m[v], in, x16, m[v])
-                      : _mm512_mask_max_ps(m[v], in, x16, m[v]);
+    for (; end - i >= 64; i += 64) {
+        a0 = most_f32(is_min, a0, _mm512_loadu_ps((const void *)(x + i)));
+        a1 = most_f32(is_min, a1, _mm512_loadu_ps((const void *)(x + i + 16)));
+        a2 = most_f32(is_min, a2, _mm512_loadu_ps((const void *)(x + i + 32)));
+        a3 = most_f32(is_min, a3, _mm512_loadu_ps((const void *)(x + i + 48)));
     }
-    if (k <= lanes) {
-        __m512i mk[16];
-        for (int v = 0; v < lv; ++v) /* no NaN among them */
-            mk[v] = keys32_avx512(keys, _mm512_castps_si512(m[v]));
-        const uint32_t lane_floor = kth_lane_max(mk, lv, k);
-        floor = lane_floor > floor ? lane_floor : floor;
+    for (; end - i >= 16; i += 16)
+        a0 = most_f32(is_min, a0, _mm512_loadu_ps((const void *)(x + i)));
+    if (i < end) {
+        const __mmask16 in = lanes_left(end - i);
+        const __m512 x16 = _mm512_maskz_loadu_ps(in, (const void *)(x + i));
+        a1 = is_min ? _mm512_mask_min_ps(a1, in, x16, a1) : _mm512_mask_max_ps(a1, in, x16, a1);
     }
-    float bound_value = 0.0f;
-    const int numbers = f32_bound(floor, is_min, &bound_value);
-    const __m512 bound = _mm512_set1_ps(bound_value);
+    a0 = most_f32(is_min, a0, a1);
+    a2 = most_f32(is_min, a2, a3);
+    a0 = most_f32(is_min, a0, a2);
+    /* the floor in f32's own order (MIN: the k-th smallest, as the k-th largest negated);
+     * -0.0 and +0.0 compare equal, as their keys do */
+    const __m512i sign = _mm512_set1_epi32(is_min ? (int)0x80000000u : 0);
+    const float kth =
+        kth_lane_f32(_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a0), sign)), k);
+    const __m512 bound = _mm512_set1_ps(is_min ? -kth : kth);
     size_t count = 0;
-    /* the candidates to key and pos (with in_registers the first 16 to registers after) */
-    if (!numbers) {
-        if (!nan_ignore) YAMR__TOPK_CPU_F32_FEW(_CMP_UNORD_Q)
-    } else if (!is_min) {
+    /* the candidates to key and pos */
+    if (!is_min) {
         if (nan_ignore) YAMR__TOPK_CPU_F32_FEW(_CMP_GE_OQ)
         else YAMR__TOPK_CPU_F32_FEW(_CMP_NLT_UQ)
     } else {
         if (nan_ignore) YAMR__TOPK_CPU_F32_FEW(_CMP_LE_OQ)
         else YAMR__TOPK_CPU_F32_FEW(_CMP_NGT_UQ)
     }
-    if (in_registers) { /* the first 16 candidates, one load each after their stores */
-        *few_keys = _mm512_loadu_si512((const void *)s->key);
-        *few_at = _mm512_loadu_si512((const void *)s->pos);
-    }
+    /* the first 16 candidates, one load each after their stores */
+    *few_keys = _mm512_loadu_si512((const void *)s->key);
+    *few_at = _mm512_loadu_si512((const void *)s->pos);
     *count_out = count;
 }
 
@@ -1022,8 +1043,7 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_short_f32(const wid
 {
     size_t count = 0;
     __m512i few_keys = _mm512_setzero_si512(), few_at = _mm512_setzero_si512();
-    range_f32_short(keys, is_min, nan_ignore, x, begin, end, k, s, 1, ahead, nan_ignore ? 1u : 0u,
-                    &count, &few_keys, &few_at);
+    range_f32_short(is_min, nan_ignore, x, begin, end, k, s, ahead, &count, &few_keys, &few_at);
     if (count <= 8) return best_few(s, keys32_avx512(keys, few_keys), few_at, count, k);
     for (size_t j = 0; j < count; j += 16) /* (slots hold a vector's overhang) */
         _mm512_storeu_si512((void *)(s->key + j),
@@ -1067,14 +1087,17 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
         if (!grouped) {
             for (; stop - i >= lanes; i += lanes)
                 for (int v = 0; v < lv; ++v) {
-                    const __m512i k16 = keys32_avx512(&keys, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)v)));
+                    const __m512i k16 =
+                        keys32_avx512(&keys, _mm512_loadu_si512(
+                                                 (const void *)(x + i + 16 * (size_t)v)));
                     _mm512_storeu_si512((void *)(cache + (i - c) + 16 * (size_t)v), k16);
                     m[v] = _mm512_max_epu32(m[v], k16);
                 }
             for (int v = 0; v < lv && i + 16 * (size_t)v < stop; ++v) {
                 const size_t at = i + 16 * (size_t)v;
                 const __mmask16 in = lanes_left(stop - at);
-                const __m512i k16 = keys32_avx512(&keys, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)));
+                const __m512i k16 =
+                    keys32_avx512(&keys, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)));
                 _mm512_storeu_si512((void *)(cache + (at - c)), k16);
                 m[v] = _mm512_mask_max_epu32(m[v], in, m[v], k16);
             }
@@ -1085,7 +1108,9 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
                 __m512i most = _mm512_setzero_si512();
                 _Pragma("GCC unroll 16")
                 for (int j = 0; j < 16; ++j) {
-                    const __m512i k16 = keys32_avx512(&keys, _mm512_loadu_si512((const void *)(x + i + 16 * (size_t)j)));
+                    const __m512i k16 =
+                        keys32_avx512(&keys, _mm512_loadu_si512(
+                                                 (const void *)(x + i + 16 * (size_t)j)));
                     _mm512_storeu_si512((void *)(cache + (i - c) + 16 * (size_t)j), k16);
                     m[j % lv] = _mm512_max_epu32(m[j % lv], k16);
                     most = _mm512_max_epu32(most, k16);
@@ -1096,7 +1121,8 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_wide(yamr_dtype t, 
                 __m512i most = _mm512_setzero_si512();
                 for (size_t at = i; at < stop; at += 16) {
                     const __mmask16 in = lanes_left(stop - at);
-                    const __m512i k16 = keys32_avx512(&keys, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)));
+                    const __m512i k16 =
+                        keys32_avx512(&keys, _mm512_maskz_loadu_epi32(in, (const void *)(x + at)));
                     _mm512_storeu_si512((void *)(cache + (at - c)), k16);
                     most = _mm512_mask_max_epu32(most, in, most, k16);
                 }
