@@ -239,14 +239,17 @@ static size_t shape_elems(const shape *s) { return s->skew + (s->rows - 1) * s->
 
 /* The k of a shape: 1, 2, a warp, a block, cols - 1, cols (those that fit, each once); on a GPU
  * also 100, the largest list size of the warp select kernel (hip_kernels/topk.hpp: 4 slots per
- * lane) on long rows, where a block's warps merge their lists, and 1000. */
-static size_t shape_ks(size_t cols, size_t ks[8])
+ * lane) on long rows, where a block's warps merge their lists, 1000, and 5 and 8, the lane
+ * lists of 8 ranks a lane (on rows of at most 256 elements; 1 and 2 take lists of 4). */
+#define SHAPE_KS_MAX 10
+static size_t shape_ks(size_t cols, size_t ks[SHAPE_KS_MAX])
 {
     /* GPU: 1000 too, rounds of the shared list for 8-byte ranks (topk.hpp: 512 a round) */
     const int gpu = device != YAMR_DEVICE_CPU;
-    const size_t want[8] = {1, 2, 32, 256, cols - 1, cols, gpu ? 100 : 1, gpu ? 1000 : 1};
+    const size_t want[SHAPE_KS_MAX] = {1, 2, 32, 256, cols - 1, cols, gpu ? 100 : 1,
+                                       gpu ? 1000 : 1, gpu ? 5 : 1, gpu ? 8 : 1};
     size_t count = 0;
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < SHAPE_KS_MAX; ++i) {
         if (want[i] < 1 || want[i] > cols) continue;
         int seen = 0;
         for (size_t j = 0; j < count; ++j) seen |= ks[j] == want[i];
@@ -358,7 +361,7 @@ static void check_shape_ks(const shape *s, yamr_dtype t, yamr_nan_policy p, cons
 /* Every k of the shape (shape_ks). */
 static void check_shape(const shape *s, yamr_dtype t, yamr_nan_policy p, const char *what)
 {
-    size_t ks[8];
+    size_t ks[SHAPE_KS_MAX];
     const size_t nk = shape_ks(s->cols, ks);
     check_shape_ks(s, t, p, what, ks, nk);
 }
@@ -366,7 +369,7 @@ static void check_shape(const shape *s, yamr_dtype t, yamr_nan_policy p, const c
 /* Whether every call check_shape makes of the shape plans what one thread plans. */
 static int one_thread_plan(const shape *s, yamr_dtype t)
 {
-    size_t ks[8];
+    size_t ks[SHAPE_KS_MAX];
     const size_t nk = shape_ks(s->cols, ks);
     int same = 1;
     for (size_t ki = 0; ki < nk; ++ki)
