@@ -6,9 +6,10 @@
  * table of bad arguments; plans.
  *
  * Usage: test_topk cpu | gpu [long]. `gpu` exits 77 (skipped) when there is no GPU; `gpu long`
- * runs rows of 2^31 + 4099 and 2^32 + 4099 bf16 elements (8 GiB) and skips when the GPU has no
- * room for them. YAMR_TEST_MAX_N and YAMR_TEST_MIN_N leave out the rows longer and shorter than
- * that; YAMR_TEST_MAX_ROWS takes the first that many rows of a shape with more.
+ * runs rows of 2^31 + 4099 and 2^32 + 4099 bf16 elements (8 GiB) and exits 77 too when the
+ * GPU or the host has no room for them. YAMR_TEST_MAX_N and YAMR_TEST_MIN_N leave out the rows
+ * longer and shorter than that; YAMR_TEST_MAX_ROWS takes the first that many rows of a shape
+ * with more.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -728,15 +729,15 @@ static uint16_t bf16_of(float v)
     return (uint16_t)(u >> 16);
 }
 
+/* The long row's elements; main() checks that the GPU and the host have room for them. */
+#define LONG_ROW_N (((size_t)1 << 32) + 4099)
+
 static void test_long_row(void **state)
 {
     (void)state;
-    const size_t n1 = ((size_t)1 << 31) + 4099, n = ((size_t)1 << 32) + 4099, k = 64;
+    const size_t n1 = ((size_t)1 << 31) + 4099, n = LONG_ROW_N, k = 64;
     void *dev_in = NULL;
-    if (yamr_device_alloc(ctx, n * 2, &dev_in) != YAMR_SUCCESS) {
-        printf("SKIPPED: no room for %zu bf16 elements on the GPU\n", n);
-        skip();
-    }
+    assert_int_equal(yamr_device_alloc(ctx, n * 2, &dev_in), YAMR_SUCCESS);
     uint16_t *h = (uint16_t *)malloc(n * 2);
     assert_non_null(h);
     /* background: values in [-1, 1) in steps of 1/64 (bf16 0xbf80..0x3f7c), ties everywhere;
@@ -790,10 +791,22 @@ int main(int argc, char **argv)
             printf("SKIPPED: no GPU (%s); the GPU top-k tests need one\n", yamr_status_string(s));
             return 77;
         }
-        yamr_destroy(probe);
         device = 0;
-        if (argc > 2 && strcmp(argv[2], "long") == 0)
+        if (argc > 2 && strcmp(argv[2], "long") == 0) {
+            void *room = NULL, *host = malloc(LONG_ROW_N * 2);
+            const int fits =
+                host && yamr_device_alloc(probe, LONG_ROW_N * 2, &room) == YAMR_SUCCESS;
+            free(host);
+            yamr_device_free(probe, room);
+            yamr_destroy(probe);
+            if (!fits) {
+                printf("SKIPPED: no room for %zu bf16 elements (%zu bytes) on the %s\n",
+                       LONG_ROW_N, LONG_ROW_N * 2, host ? "GPU" : "host");
+                return 77;
+            }
             return cmocka_run_group_tests_name("topk long (gpu)", long_tests, setup, teardown);
+        }
+        yamr_destroy(probe);
         return cmocka_run_group_tests_name("topk (gpu)", tests, setup, teardown);
     }
     return cmocka_run_group_tests_name("topk (cpu)", tests, setup, teardown);
