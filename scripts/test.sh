@@ -39,10 +39,12 @@
 # single-threaded phases of the others (configure, the tests, the assembly checks) share the
 # cores. Waiting threads and ranks sleep rather than spin on those shared cores:
 # OMP_WAIT_POLICY=passive (unless set), and with MPICH's ch4:ucx test_mpi's ranks preload
-# .ci/mpi_idle_yield.c. Each step reports its wall and CPU seconds (cpu:95s/cpu160s).
+# .ci/mpi_idle_yield.c. The builds share one compiler cache (ccache, in build/ccache): a C or C++
+# source that several steps compile alike is compiled once. Each step reports its wall and CPU
+# seconds (cpu:95s/cpu160s).
 set -euo pipefail
 
-usage() { sed -n '2,43s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,44s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 install_only=0
@@ -110,6 +112,7 @@ packages=(cmake make gcc g++ gfortran fypp libcmocka-dev pkg-config)
 ((quick || install_only)) || packages+=(librocprim-dev) # rocPRIM: the AMD bench baseline
 packages+=(mpich libmpich-dev) # the MPI layer (yamr::mpi) and its tests under mpiexec
 packages+=(abigail-tools python3) # (g): abidw and abidiff; the typed declarations' generator
+packages+=(ccache) # one compile of each C/C++ source that several steps build alike
 begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
   missing=()
@@ -135,6 +138,18 @@ end_step
 if [[ -d /usr/local/cuda/bin ]]; then
   case ":$PATH:" in *:/usr/local/cuda/bin:*) ;; *) PATH=/usr/local/cuda/bin:$PATH ;; esac
   export PATH
+fi
+
+# ---- One compiler cache for the whole run ---------------------------------------------------
+# Several steps compile the same C and C++ sources with the same flags: the C half of the
+# library, the tests, yamr-bench and the examples in (a), (c), (d) and (e)'s copy of the tree
+# (under build/, so inside the base folder: ccache sees the same relative paths there), and the
+# tests of (b2). ccache (CMake's launcher variables, read at a build folder's first configure)
+# compiles each once and copies the object for the others. The cache is build/ccache, this
+# checkout's own; hipcc and nvcc compiles do not go through it.
+if command -v ccache > /dev/null; then
+  export CCACHE_DIR=$root/build/ccache CCACHE_BASEDIR=$root
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
 
 # ---- MPI ranks that wait without spinning -------------------------------------------------
