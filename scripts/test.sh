@@ -331,8 +331,9 @@ step_nvidia() {
 # ---- (d) AMD: compile and link only (in the background) -------------------------------------
 # Every kernel instance the host can launch on a target must have a body (test/amd/check_isa.py).
 # ROCm >= 7.2 has no __AMDGCN_WAVEFRONT_SIZE: test/amd/rocm_7_2_view.h removes it after HIP 5.2's
-# headers. Debian's hipcc (clang 15) then has no way to know the wave width and must refuse to
-# compile; clang 19 has __builtin_amdgcn_wavefrontsize(), as current ROCm compilers do. The
+# headers. On an RDNA target (gfx1030) Debian's hipcc (clang 15) then has no way to know the wave
+# width and must refuse to compile; clang 19 has __builtin_amdgcn_wavefrontsize(), as current
+# ROCm compilers do. A wave64-only target (gfx90a) needs neither: the architecture macro tells. The
 # library is built once, keeping its assembly (-save-temps=obj): HIP 5.2's view is read from
 # there; clang 19's two views compile beside the build.
 step_amd() {
@@ -351,14 +352,14 @@ step_amd() {
     --out build/amd/isa/wave64 --target gfx1030:64 "${kernels[@]}" > build/amd/isa/wave64.log 2>&1 &
   local wave64=$!
   local no_width=0
-  hipcc -std=c++17 $isa_flags $view -x hip --cuda-device-only -S --offload-arch=gfx90a \
+  hipcc -std=c++17 $isa_flags $view -x hip --cuda-device-only -S --offload-arch=gfx1030 \
     -o /dev/null hip_kernels/grid_reduce.hip > build/amd/isa/no-width.log 2>&1 || no_width=1
   cmake --build build/amd -j "$jobs"
   echo "built for AMD; nothing runs here (no AMD GPU)"
   echo "-- AMD assembly, Debian's hipcc (HIP 5.2, __AMDGCN_WAVEFRONT_SIZE defined): the build's"
   python3 test/amd/check_isa.py --asm-dir build/amd/yamr_objects_hip \
     --target gfx90a:64 --target gfx1030:32 "${kernels[@]}"
-  echo "-- Debian's hipcc without __AMDGCN_WAVEFRONT_SIZE: must refuse with a clear error"
+  echo "-- Debian's hipcc for gfx1030 without __AMDGCN_WAVEFRONT_SIZE: must refuse with a clear error"
   ((no_width)) || { echo "compiled without knowing the wave width (expected an error)" >&2; exit 1; }
   grep -m1 "cannot tell this AMD target's wave width" build/amd/isa/no-width.log
   local rc=0
