@@ -41,10 +41,11 @@
 # OMP_WAIT_POLICY=passive (unless set), and with MPICH's ch4:ucx test_mpi's ranks preload
 # .ci/mpi_idle_yield.c. The builds share one compiler cache (ccache, in build/ccache): a C or C++
 # source that several steps compile alike is compiled once. Each step reports its wall and CPU
-# seconds (cpu:95s/cpu160s).
+# seconds (cpu:95s/cpu160s; a background step's own, even where it ends during another), and
+# the last line the run's CPU seconds in all.
 set -euo pipefail
 
-usage() { sed -n '2,44s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,45s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 install_only=0
@@ -88,9 +89,25 @@ begin_step() {
   step_cpu0=$cpu_s
   section "$1: $2"
 }
+# bash reaps a background step when it ends, and its CPU seconds join this shell's children's
+# then: a foreground step during which one ended leaves that step's out (it has its own line).
+bg_pids=()   # the background steps (start_bg), in start order
+bg_names=()
+bg_reaped=() # those whose CPU seconds a foreground step has left out
 end_step() {
+  local i cpu bg ended=()
+  for i in "${!bg_pids[@]}"; do # before cpu_now: a step gone now is in its count
+    [[ " ${bg_reaped[*]} " == *" ${bg_names[$i]} "* ]] || kill -0 "${bg_pids[$i]}" 2> /dev/null \
+      || ended+=("${bg_names[$i]}")
+  done
   cpu_now
-  step_results+=("$current_step:$((SECONDS - step_t0))s/cpu$((cpu_s - step_cpu0))s")
+  cpu=$((cpu_s - step_cpu0))
+  for i in "${ended[@]}"; do
+    bg=$(sed -n "s|^$i: done in [0-9]*s/cpu\([0-9]*\)s$|\1|p" "$root/build/logs/$i.log")
+    cpu=$((cpu - ${bg:-0}))
+    bg_reaped+=("$i")
+  done
+  step_results+=("$current_step:$((SECONDS - step_t0))s/cpu${cpu}s")
   current_step=""
 }
 skip_step() { step_results+=("$1:skipped"); }
@@ -200,8 +217,6 @@ quick_tests() {
 # start_bg <name> <description> <function>: runs the function in a subshell (errexit on) into
 # build/logs/<name>.log; wait_bg prints each log in start order, records its time and fails the
 # run when one failed.
-bg_pids=()
-bg_names=()
 start_bg() {
   local name=$1 desc=$2 fn=$3
   (
@@ -573,4 +588,5 @@ end_step
 wait_bg # (c), (d), (f) and (g)
 
 echo
-echo "test.sh: PASS in $((SECONDS - t_start))s: ${step_results[*]}"
+cpu_now
+echo "test.sh: PASS in $((SECONDS - t_start))s, cpu${cpu_s}s in all: ${step_results[*]}"
