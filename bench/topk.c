@@ -6,8 +6,11 @@
  * (GPU, when PyTorch imports) through bench/topk_baselines.py.
  *
  *   yamr-bench topk [--device D|cpu] [--threads N] [--reps R] [--warmup W] [--quick]
- *                   [--data random|ascending|descending|equal|nan] [--no-baselines]
- *                   [--out DIR]
+ *                   [--dtype T] [--data random|ascending|descending|equal|nan]
+ *                   [--no-baselines] [--out DIR]
+ *
+ * --dtype runs every case in another dtype (f32 by default; random data only, filled as
+ * yamr-bench fills every dtype; the baselines take the same values).
  *
  * Each case's answer is checked before it is timed: entry 0 against the rows argmax on every
  * row, and on a GPU the whole output against a CPU context's. Times: the host clock around each
@@ -53,6 +56,7 @@ static const char *const data_names[DATA_COUNT] = {"random", "ascending", "desce
 
 typedef struct {
     yamr_context *ctx;
+    yamr_dtype dtype;
     const void *in;
     size_t rows, cols, k;
     void *values;
@@ -65,19 +69,21 @@ static int one_call(void *p, int rep)
     (void)rep;
     const call_arg *a = (const call_arg *)p;
     const yamr_status s =
-        a->argmax ? yamr_reduce_rows_async(a->ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, a->in, a->rows,
+        a->argmax ? yamr_reduce_rows_async(a->ctx, YAMR_OP_ARGMAX, a->dtype, a->in, a->rows,
                                            a->cols, a->cols, a->values, a->indices)
-                  : yamr_topk_rows_async(a->ctx, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, a->in, a->rows,
+                  : yamr_topk_rows_async(a->ctx, YAMR_OP_ARGMAX, a->dtype, a->in, a->rows,
                                          a->cols, a->cols, a->k, a->values, a->indices);
     return s != YAMR_SUCCESS;
 }
 
-static void fill(int data, float *x, size_t rows, size_t cols)
+/* Random data in any dtype; ordered data in f32 (run_topk refuses the rest). */
+static void fill(int data, yamr_dtype t, void *p, size_t rows, size_t cols)
 {
     if (data == DATA_RANDOM) {
-        host_fill(YAMR_DTYPE_F32, x, rows * cols, 4242);
+        host_fill(t, p, rows * cols, 4242);
         return;
     }
+    float *x = (float *)p;
     for (size_t r = 0; r < rows; ++r)
         for (size_t c = 0; c < cols; ++c) {
             float v = 0.5f;
@@ -89,19 +95,19 @@ static void fill(int data, float *x, size_t rows, size_t cols)
 }
 
 /* Entry 0 of every row against the rows argmax; on a GPU, everything against a CPU context. */
-static int verify(yamr_context *ctx, int on_gpu, const float *host, const call_arg *a,
+static int verify(yamr_context *ctx, int on_gpu, const void *host, const call_arg *a,
                   char *err, size_t errlen)
 {
-    const size_t entries = a->rows * a->k;
-    float *v = (float *)malloc(entries * 4), *av = (float *)malloc(a->rows * 4);
+    const size_t entries = a->rows * a->k, es = yamr_dtype_size(a->dtype);
+    void *v = malloc(entries * es), *av = malloc(a->rows * es);
     int64_t *ix = (int64_t *)malloc(entries * 8), *ai = (int64_t *)malloc(a->rows * 8);
     int bad = !v || !ix || !av || !ai;
     call_arg b = *a;
     if (!bad) bad = one_call(&b, 0);
-    if (!bad) bad = yamr_copy_to_host(ctx, v, a->values, entries * 4) ||
+    if (!bad) bad = yamr_copy_to_host(ctx, v, a->values, entries * es) ||
                     yamr_copy_to_host(ctx, ix, a->indices, entries * 8);
     b.argmax = 1;
-    if (!bad) bad = one_call(&b, 0) || yamr_copy_to_host(ctx, av, a->values, a->rows * 4) ||
+    if (!bad) bad = one_call(&b, 0) || yamr_copy_to_host(ctx, av, a->values, a->rows * es) ||
                     yamr_copy_to_host(ctx, ai, a->indices, a->rows * 8);
     for (size_t r = 0; !bad && r < a->rows; ++r)
         if (ix[r * a->k] != ai[r]) {
@@ -111,15 +117,15 @@ static int verify(yamr_context *ctx, int on_gpu, const float *host, const call_a
         }
     if (!bad && on_gpu) {
         yamr_context *cpu;
-        float *cv = (float *)malloc(entries * 4);
+        void *cv = malloc(entries * es);
         int64_t *ci = (int64_t *)malloc(entries * 8);
         bad = !cv || !ci || yamr_create(&cpu, YAMR_DEVICE_CPU) != YAMR_SUCCESS;
         if (!bad) {
-            bad = yamr_topk_rows(cpu, YAMR_OP_ARGMAX, YAMR_DTYPE_F32, host, a->rows, a->cols,
-                                 a->cols, a->k, cv, ci) != YAMR_SUCCESS;
+            bad = yamr_topk_rows(cpu, YAMR_OP_ARGMAX, a->dtype, host, a->rows, a->cols, a->cols,
+                                 a->k, cv, ci) != YAMR_SUCCESS;
             yamr_destroy(cpu);
         }
-        if (!bad && (memcmp(cv, v, entries * 4) || memcmp(ci, ix, entries * 8))) {
+        if (!bad && (memcmp(cv, v, entries * es) || memcmp(ci, ix, entries * 8))) {
             snprintf(err, errlen, "the GPU's top-k differs from the CPU backend's");
             bad = 2;
         }
@@ -135,18 +141,23 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: yamr-bench topk [--device D|cpu] [--threads N] [--reps R] [--warmup W]\n"
-            "                       [--quick] [--data random|ascending|descending|equal|nan]\n"
+            "                       [--quick] [--dtype T]\n"
+            "                       [--data random|ascending|descending|equal|nan]\n"
             "                       [--no-baselines] [--out DIR]\n"
-            "yamr_topk_rows (f32, ARGMAX) against yamr's rows argmax on the same input, and\n"
+            "yamr_topk_rows (ARGMAX) against yamr's rows argmax on the same input, and\n"
             "numpy (CPU) or torch.topk (GPU) from bench/topk_baselines.py in the same run.\n"
             "  --threads N   CPU backend: at most N threads (0, default: OpenMP's count)\n"
-            "  --quick       1/16 of the rows (of the columns for one-row shapes)\n");
+            "  --quick       1/16 of the rows (of the columns for one-row shapes)\n"
+            "  --dtype T     f32 (default), f64, f16, bf16, i32, u32 or i64; random data only\n");
 }
 
 int run_topk(int argc, char **argv)
 {
     int device = CLI_DEVICE_ANY, threads = 0, reps = 0, warmup = -1, quick = 0, baselines = 1;
-    int data = DATA_RANDOM;
+    int data = DATA_RANDOM, d;
+    yamr_dtype dtype = YAMR_DTYPE_F32;
+    const char *dtype_names[YAMR_DTYPE_COUNT];
+    for (d = 0; d < YAMR_DTYPE_COUNT; ++d) dtype_names[d] = yamr_dtype_name((yamr_dtype)d);
     const char *out_dir = NULL;
     for (int i = 1; i < argc; ++i) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -168,6 +179,10 @@ int run_topk(int argc, char **argv)
             warmup = atoi(val), ++i;
         } else if (val && !strcmp(opt, "--out")) {
             out_dir = val, ++i;
+        } else if (val && !strcmp(opt, "--dtype")) {
+            if (cli_name("topk", "--dtype", val, dtype_names, YAMR_DTYPE_COUNT, &d))
+                return CLI_USAGE;
+            dtype = (yamr_dtype)d, ++i;
         } else if (val && !strcmp(opt, "--data")) {
             data = -1;
             for (int d = 0; d < DATA_COUNT; ++d)
@@ -180,6 +195,9 @@ int run_topk(int argc, char **argv)
         }
     }
     if (threads < 0 || reps < 0) return cli_refuse("topk", "--threads and --reps take N >= 0");
+    if (dtype != YAMR_DTYPE_F32 && data != DATA_RANDOM)
+        return cli_refuse("topk", "--data %s is f32 only; --dtype %s takes random data",
+                          data_names[data], dtype_names[dtype]);
     if (out_dir && cli_out_dir("topk", out_dir)) return CLI_USAGE;
     yamr_context *ctx;
     identity id;
@@ -200,11 +218,12 @@ int run_topk(int argc, char **argv)
             return 1;
         }
         fprintf(csv, "vendor,device,arch,warp_size,its,compiler,library_version,git_rev,"
-                     "case,data,rows,cols,k,impl,threads,timing,median_us,min_us,vs_argmax\n");
+                     "case,dtype,data,rows,cols,k,impl,threads,timing,median_us,min_us,"
+                     "vs_argmax\n");
     }
-    printf("yamr-bench topk on %s (%s), data %s, %s, median and min of %d after %d\n",
-           id.device, id.arch, data_names[data], on_gpu ? "event pairs" : "host clock", reps,
-           warmup);
+    printf("yamr-bench topk on %s (%s), %s, data %s, %s, median and min of %d after %d\n",
+           id.device, id.arch, dtype_names[dtype], data_names[data],
+           on_gpu ? "event pairs" : "host clock", reps, warmup);
     if (!on_gpu) printf("CPU threads: %s\n", threads ? "capped by --threads" : "OpenMP's count");
     printf("%-22s %-10s %12s %12s %10s\n", "case", "impl", "median us", "min us", "x argmax");
     char shapes[1024] = "";
@@ -214,19 +233,19 @@ int run_topk(int argc, char **argv)
             if (c.rows >= 16) c.rows /= 16;
             else if (c.cols / 16 >= c.k) c.cols /= 16;
         }
-        const size_t n = c.rows * c.cols;
-        float *host = (float *)malloc(n * 4);
+        const size_t n = c.rows * c.cols, es = yamr_dtype_size(dtype);
+        void *host = malloc(n * es);
         void *in = NULL, *values = NULL, *indices = NULL;
-        int ok = host && yamr_device_alloc(ctx, n * 4, &in) == YAMR_SUCCESS &&
-                 yamr_device_alloc(ctx, c.rows * c.k * 4, &values) == YAMR_SUCCESS &&
+        int ok = host && yamr_device_alloc(ctx, n * es, &in) == YAMR_SUCCESS &&
+                 yamr_device_alloc(ctx, c.rows * c.k * es, &values) == YAMR_SUCCESS &&
                  yamr_device_alloc(ctx, c.rows * c.k * 8, &indices) == YAMR_SUCCESS;
         if (ok) {
-            fill(data, host, c.rows, c.cols);
-            ok = yamr_copy_to_device(ctx, in, host, n * 4) == YAMR_SUCCESS;
+            fill(data, dtype, host, c.rows, c.cols);
+            ok = yamr_copy_to_device(ctx, in, host, n * es) == YAMR_SUCCESS;
         }
         char name[64], err[256] = "";
         snprintf(name, sizeof name, "%zux%zu k%zu", c.rows, c.cols, c.k);
-        call_arg a = {ctx, in, c.rows, c.cols, c.k, values, (int64_t *)indices, 0};
+        call_arg a = {ctx, dtype, in, c.rows, c.cols, c.k, values, (int64_t *)indices, 0};
         if (!ok || verify(ctx, on_gpu, host, &a, err, sizeof err)) {
             fprintf(stderr, "yamr-bench topk: %s: %s\n", name, ok ? err : "out of memory");
             rc = 1;
@@ -250,8 +269,8 @@ int run_topk(int argc, char **argv)
                    t.median_us / median[1]);
             if (csv) {
                 csv_identity(csv, &id);
-                fprintf(csv, "%s,%s,%zu,%zu,%zu,%s,%d,%s,%.3f,%.3f,%.3f\n", name,
-                        data_names[data], c.rows, c.cols, c.k,
+                fprintf(csv, "%s,%s,%s,%zu,%zu,%zu,%s,%d,%s,%.3f,%.3f,%.3f\n", name,
+                        dtype_names[dtype], data_names[data], c.rows, c.cols, c.k,
                         which ? "yamr_rows_argmax" : "yamr_topk", threads,
                         on_gpu ? "events" : "host_clock", t.median_us, t.min_us,
                         t.median_us / median[1]);
@@ -274,10 +293,10 @@ int run_topk(int argc, char **argv)
         char cmd[2048];
         snprintf(cmd, sizeof cmd,
                  "P=/usr/bin/python3; [ -x $P ] && $P -c 'import numpy' 2>/dev/null || P=python3; "
-                 "$P '%s/bench/topk_baselines.py' --%s --shapes %s --data %s --reps %d "
-                 "--warmup %d%s%s",
-                 YAMR_BENCH_SOURCE_DIR, on_gpu ? "torch" : "numpy", shapes, data_names[data], reps,
-                 warmup, out_dir ? " --csv " : "", out_dir ? out_dir : "");
+                 "$P '%s/bench/topk_baselines.py' --%s --shapes %s --dtype %s --data %s "
+                 "--reps %d --warmup %d%s%s",
+                 YAMR_BENCH_SOURCE_DIR, on_gpu ? "torch" : "numpy", shapes, dtype_names[dtype],
+                 data_names[data], reps, warmup, out_dir ? " --csv " : "", out_dir ? out_dir : "");
         fflush(stdout);
         if (system(cmd) != 0) printf("(baselines: bench/topk_baselines.py did not run)\n");
     }

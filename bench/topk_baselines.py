@@ -4,8 +4,11 @@
 CPU (np.argpartition, then sorting the k by value with the index as the tie-break) or
 torch.topk(x, k, dim=1, sorted=True) on a GPU, on the same shapes and data.
 
-    python3 bench/topk_baselines.py --numpy|--torch --shapes R:C:K,... [--data random]
-                                    [--reps 7] [--warmup 1] [--csv DIR]
+    python3 bench/topk_baselines.py --numpy|--torch --shapes R:C:K,... [--dtype f32]
+                                    [--data random] [--reps 7] [--warmup 1] [--csv DIR]
+
+Random data is yamr-bench's own (bench_common.c, host_fill: the same values in every dtype);
+ordered data is f32. bf16 runs as float32 in numpy (which has no bf16; the values are exact).
 
 numpy: one thread (these calls do not spread), host clock. torch: CUDA event pairs around each
 call, as bench/rows_torch.py times them. Prints rows in yamr-bench topk's table format; a
@@ -17,9 +20,33 @@ import sys
 import time
 
 
-def make(np, rows, cols, data):
+def host_fill(np, dtype, n, seed=4242):
+    """yamr-bench's host_fill (bench/bench_common.c): element i from its index alone."""
+    with np.errstate(over="ignore"):
+        h = (np.uint64(seed) ^ np.arange(n, dtype=np.uint64)) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(32)
+    f = (h >> np.uint64(40)).astype(np.float32) / np.float32(1 << 23) - np.float32(1)
+    if dtype == "f32":
+        return f
+    if dtype == "f64":
+        return f.astype(np.float64)
+    if dtype == "f16":
+        bits = ((h >> np.uint64(20)) & np.uint64(0x3BFF)) | ((h & np.uint64(1)) << np.uint64(15))
+        return bits.astype(np.uint16).view(np.float16)
+    if dtype == "bf16":  # as float32: the bf16 value exactly
+        return (f.view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32)
+    if dtype == "i32":
+        return (h >> np.uint64(32)).astype(np.uint32).view(np.int32)
+    if dtype == "u32":
+        return (h >> np.uint64(32)).astype(np.uint32)
+    return h.view(np.int64)
+
+
+def make(np, rows, cols, data, dtype):
     if data == "random":
-        return (np.random.default_rng(4242).random((rows, cols), dtype=np.float32) * 2 - 1)
+        return host_fill(np, dtype, rows * cols).reshape(rows, cols)
     if data == "ascending":
         return np.tile(np.arange(cols, dtype=np.float32), (rows, 1))
     if data == "descending":
@@ -47,6 +74,8 @@ def main():
     g.add_argument("--torch", action="store_true")
     p.add_argument("--shapes", required=True, help="rows:cols:k,...")
     p.add_argument("--data", default="random")
+    p.add_argument("--dtype", default="f32",
+                   choices=["f32", "f64", "f16", "bf16", "i32", "u32", "i64"])
     p.add_argument("--reps", type=int, default=7)
     p.add_argument("--warmup", type=int, default=1)
     p.add_argument("--csv")
@@ -62,7 +91,9 @@ def main():
     for shape in a.shapes.split(","):
         rows, cols, k = (int(v) for v in shape.split(":"))
         name = f"{rows}x{cols} k{k}"
-        x = make(np, rows, cols, a.data)
+        x = make(np, rows, cols, a.data, a.dtype)
+        if a.numpy and a.dtype == "u32":  # numpy_topk negates: exact in int64
+            x = x.astype(np.int64)
         if a.numpy:
             impl = "numpy"
             for _ in range(a.warmup):
@@ -75,6 +106,13 @@ def main():
         else:
             impl = "torch"
             xt = torch.from_numpy(x).cuda()
+            if a.dtype == "bf16":
+                xt = xt.to(torch.bfloat16)
+            try:
+                torch.topk(xt, k, dim=1, sorted=True)
+            except RuntimeError as e:
+                print(f"{name:<22} {impl:<10} (torch.topk: {str(e).splitlines()[0]})")
+                continue
             for _ in range(a.warmup):
                 torch.topk(xt, k, dim=1, sorted=True)
             torch.cuda.synchronize()
@@ -90,11 +128,12 @@ def main():
         us.sort()
         med = statistics.median(us)
         print(f"{name:<22} {impl:<10} {med:12.1f} {us[0]:12.1f}")
-        lines.append(f"{name},{a.data},{rows},{cols},{k},{impl},{med:.3f},{us[0]:.3f}")
+        lines.append(f"{name},{a.dtype},{a.data},{rows},{cols},{k},{impl},{med:.3f},{us[0]:.3f}")
         sys.stdout.flush()
     if a.csv:
         with open(f"{a.csv}/topk_baselines.csv", "w") as f:
-            f.write("case,data,rows,cols,k,impl,median_us,min_us\n" + "\n".join(lines) + "\n")
+            f.write("case,dtype,data,rows,cols,k,impl,median_us,min_us\n" + "\n".join(lines)
+                    + "\n")
     return 0
 
 

@@ -96,7 +96,7 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
     a.out_k = (long long)c->k;
     a.partials = gpu->topk_workspace;
     a.bounds = rounds > 1 ? (char *)gpu->topk_workspace + partial_bytes : NULL;
-    a.warp_per_row = p->kernel == YAMR_KERNEL_LANES_PER_ROW;
+    a.lanes_per_row = p->kernel == YAMR_KERNEL_LANES_PER_ROW ? (int)YAMR__PLAN_LANES_PER_ROW(p) : 0;
     a.row_words = slots && bpr > 1 ? gpu->topk_row_words : NULL;
     a.key = yamr__topk_key_rule_of(c->dtype);
     a.floor = floor;

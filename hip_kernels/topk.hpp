@@ -821,7 +821,8 @@ struct yamr__topk_args {
     void *partials;      /* rows * blocks_per_row * k ranks */
     void *bounds;        /* rows ranks: the last rank of the round before (NULL in the first) */
     int write_bounds;    /* a later round follows: keep this round's last rank */
-    int warp_per_row;    /* select kernel: a warp per row */
+    int lanes_per_row;   /* select kernel: the lanes of a row: the warp's width, fewer (lane
+                            lists), or 0 (a block or blocks per row) */
     void *row_words;     /* select kernel, blocks_per_row > 1: rows words, 0 between calls */
     yamr__topk_key_rule key; /* the dtype's key */
     int floor;           /* yamr_topk_kernel: a yamr__topk_floor_mode */
@@ -1306,6 +1307,184 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
     }
 }
 
+/* ---- Lane lists: a few lanes per short row, each lane its own list ----
+ *
+ * For rows of a few hundred elements and small k (the TOPK_SELECT row's count and lane_k), a
+ * warp's select costs more than the row's read: its seed and its flush each sort a warp's width
+ * of ranks per row. Here `lanes` lanes (a power of two below the warp's width) take a row, and a
+ * warp WarpSize / lanes rows at once. Each lane keeps the keys of a batch of its elements; the
+ * k-th largest of the row's lanes' largest keys (a bitonic sort across them) is at or below k
+ * elements' keys, so no element below it is in the answer: on random rows only a few elements a
+ * row reach it. Those enter the lane's list, the best T >= k ranks of its elements sorted in
+ * registers (T compare-exchanges), one candidate of each lane at a time, so that a warp's lanes
+ * insert side by side; a lane's k-th then bounds its later batches. The row's lanes then merge
+ * their lists in log2(lanes) exchanges: each takes its partner's list by shuffles, and the larger
+ * of its entry j and the partner's entry T - 1 - j is, over all j, the best T of both lists, one
+ * bitonic sequence that log2(T) compare-exchange steps sort. Every lane of the row ends with its
+ * list.
+ */
+template <int T, typename R>
+__device__ inline void yamr__lane_insert(R (&t)[T], R r)
+{
+#pragma unroll
+    for (int j = 0; j < T; ++j) {
+        if (yamr__rank_gt(r, t[j])) {
+            const R x = t[j];
+            t[j] = r;
+            r = x;
+        }
+    }
+}
+
+/* The lanes of a row (`lanes`, a power of two, aligned) merge their lists: each ends with the
+ * row's best T. */
+template <int WarpSize, int T, typename R>
+__device__ inline void yamr__lane_merge(R (&t)[T], int lanes)
+{
+#pragma unroll 1
+    for (int d = lanes / 2; d > 0; d /= 2) {
+        R o[T];
+#pragma unroll
+        for (int j = 0; j < T; ++j) o[j] = yamr__rank_shfl<WarpSize>(t[T - 1 - j], d, true);
+#pragma unroll
+        for (int j = 0; j < T; ++j) t[j] = yamr__rank_max(t[j], o[j]);
+#pragma unroll
+        for (int s = T / 2; s > 0; s /= 2) {
+#pragma unroll
+            for (int j = 0; j < T; ++j)
+                if ((j & s) == 0) yamr__rank_order(t[j], t[j + s], true);
+        }
+    }
+}
+
+/* The k-th largest of the row's lanes' keys m (lane g of the row holds one), in every lane of
+ * the row; 0 (below or at every key) where the row has fewer lanes than k. */
+template <int WarpSize, typename Key>
+__device__ inline Key yamr__lane_kth(Key m, int lanes, int k)
+{
+    const int lane = threadIdx.x % WarpSize, g = lane & (lanes - 1);
+#pragma unroll 1
+    for (int size = 2; size <= lanes; size *= 2) { /* bitonic, largest first */
+#pragma unroll 1
+        for (int d = size / 2; d > 0; d /= 2) {
+            const Key o = yamr__shfl_xor<WarpSize>(m, d);
+            const bool first = (g & d) == 0, descending = (g & size) == 0 || size == lanes;
+            m = (first == descending) == (o > m) ? o : m;
+        }
+    }
+    const Key kth = yamr__shfl<WarpSize>(m, (lane - g) + (k <= lanes ? k - 1 : 0));
+    return k <= lanes ? kth : (Key)0;
+}
+
+/* The rows of a select kernel launched with lanes_per_row below the warp's width: lists of T
+ * (>= k) ranks a lane; each lane reads 16-byte vectors g, g + lanes, ... of its row (g its place
+ * among the row's lanes), a batch of Vectors at once, whose keys it keeps. The first batch's
+ * largest keys give the bound (yamr__lane_kth: every lane of the warp takes part); the elements
+ * before the row's first and after its last 16-byte boundary (misaligned rows) enter without.
+ * One-word ranks only (src/topk_shape.c plans so): in the kernel of two-word ranks, the warp
+ * select ran 3-5% slower beside it (not inlined: 8-28% slower). */
+template <int WarpSize, int T, int Vectors, int Bytes, bool Float, typename R>
+__device__ inline void yamr__lane_rows(const yamr__topk_args &a,
+                                       const typename yamr__topk_width<Bytes>::storage *in,
+                                       typename yamr__topk_width<Bytes>::storage *values,
+                                       long long *indices,
+                                       typename yamr__topk_width<Bytes>::storage empty)
+{
+    typedef typename yamr__topk_width<Bytes>::storage S;
+    typedef typename yamr__topk_width<Bytes>::key Key;
+    constexpr int per_vec = 16 / sizeof(S), warps = YAMR__TOPK_THREADS / WarpSize;
+    constexpr int batch = Vectors * per_vec;
+    static_assert(batch <= 32, "a lane's candidates of a batch are one word");
+    const int lanes = a.lanes_per_row, lane = threadIdx.x % WarpSize, g = lane & (lanes - 1);
+    const long long per_warp = WarpSize / lanes;
+    const long long stride = (long long)gridDim.x * warps * per_warp;
+    const long long n = a.cols;
+    for (long long base = ((long long)blockIdx.x * warps + threadIdx.x / WarpSize) * per_warp;
+         base < a.rows; base += stride) { /* the same trips in every lane of the warp */
+        const long long row = base + lane / lanes;
+        const bool mine = row < a.rows;
+        const yamr__topk_elements<Bytes, Float, R> src =
+            yamr__topk_elements_of<Bytes, Float, R>(a, in, mine ? row : 0, 0);
+        const int misaligned = (int)(((uintptr_t)src.row / sizeof(S)) % per_vec);
+        const int head = !misaligned ? 0 : per_vec - misaligned < n ? per_vec - misaligned : (int)n;
+        const long long vectors = mine ? (n - head) / per_vec : 0;
+        const long long tail = head + vectors * per_vec;
+        const uint4 *vec = (const uint4 *)(src.row + head);
+        R t[T];
+#pragma unroll
+        for (int j = 0; j < T; ++j) t[j] = yamr__rank_bottom<R>();
+        Key least = 0;
+        for (long long v0 = g;; v0 += (long long)Vectors * lanes) {
+            const bool first = v0 == g;
+            if (!first && v0 >= vectors) break;
+            uint4 raw[Vectors];
+#pragma unroll
+            for (int u = 0; u < Vectors; ++u) {
+                const long long v = v0 + (long long)u * lanes;
+                raw[u] = v < vectors ? vec[v] : make_uint4(0, 0, 0, 0);
+            }
+            Key keys[batch], most = 0;
+            unsigned valid = 0; /* bit u * per_vec + c: element c of vector u ranks */
+#pragma unroll
+            for (int u = 0; u < Vectors; ++u) {
+                const bool in_row = v0 + (long long)u * lanes < vectors;
+#pragma unroll
+                for (int c = 0; c < per_vec; ++c) {
+                    const Key key = src.key(yamr__vector_element<S>(raw[u], c));
+                    keys[u * per_vec + c] = key;
+                    if (in_row && src.counts(key)) {
+                        valid |= 1u << (u * per_vec + c);
+                        most = key > most ? key : most;
+                    }
+                }
+            }
+            if (first) least = yamr__lane_kth<WarpSize>(most, lanes, a.k);
+            unsigned hits = 0;
+#pragma unroll
+            for (int j = 0; j < batch; ++j)
+                if (keys[j] >= least) hits |= 1u << j;
+            hits &= valid;
+            while (hits) { /* a candidate of each lane at a time */
+                const int b = __ffs(hits) - 1;
+                hits &= hits - 1;
+                Key key = keys[0];
+#pragma unroll
+                for (int j = 1; j < batch; ++j)
+                    if (j == b) key = keys[j];
+                R r;
+                yamr__rank_make(r, (unsigned long long)key,
+                                head + (v0 + (long long)(b / per_vec) * lanes) * per_vec +
+                                    b % per_vec);
+                yamr__lane_insert(t, r);
+            }
+            /* the lane's own k-th: k of its elements are at or above it */
+            R kth = t[0];
+#pragma unroll
+            for (int j = 1; j < T; ++j)
+                if (j == a.k - 1) kth = t[j];
+            const Key own = (Key)yamr__rank_key(kth);
+            least = own > least ? own : least;
+        }
+        for (long long i = g; mine && i < head + (n - tail); i += lanes) { /* misaligned ends */
+            const long long at = i < head ? i : tail + i - head;
+            R r;
+            if (src.rank(src.row[at], at, r)) yamr__lane_insert(t, r);
+        }
+        yamr__lane_merge<WarpSize>(t, lanes);
+        if (mine) {
+            const long long out = row * a.out_k + a.out_first;
+            const S *in_row = in + row * a.ld;
+#pragma unroll
+            for (int j = 0; j < T; ++j) {
+                if (j >= a.k || (j & (lanes - 1)) != g) continue;
+                const long long col = yamr__rank_col(t[j]);
+                values[out + j] = col < 0 ? empty : in_row[col];
+                if (indices) indices[out + j] = col;
+            }
+        }
+    }
+}
+
 /* Copies of the select scan in a select kernel: the row's (2: a warp per row and a block's part,
  * each with its lanes a constant) in a device pass for sm_80 or later, where two were measured
  * faster; one elsewhere, whose unrolled sorts cost the compiler a quarter of the time (sm_75
@@ -1320,8 +1499,9 @@ __host__ __device__ constexpr int yamr__topk_scan_copies(int row_copies)
 }
 
 /*
- * Warp select (k <= Q * WarpSize): with a.warp_per_row, each warp of a block takes rows in turn
- * and writes each answer from its list; else blocks stride over (row, part of the row) pairs as
+ * Warp select (k <= Q * WarpSize): with a.lanes_per_row the warp's width, each warp of a block
+ * takes rows in turn and writes each answer from its list; with fewer lanes (one slot), lane
+ * lists (yamr__lane_rows); else blocks stride over (row, part of the row) pairs as
  * yamr_topk_kernel does, the block's warps scan the part side by side, then merge their lists
  * pairwise (log2 warps steps) and write the answer or the part's list. A TOPK_SELECT row's
  * values: Vectors a thread loads at once, ScanCopies, and MinBlocks, the bound for Q slots.
@@ -1341,7 +1521,19 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
     __shared__ unsigned long long team_word;
     const int warp = threadIdx.x / WarpSize, lane = threadIdx.x % WarpSize;
     R *const lists = (R *)yamr__topk_smem;
-    const bool by_warp = a.warp_per_row != 0;
+    /* lane lists: k <= YAMR__TOPK_LANE_K_MAX (one slot), one-word ranks */
+    if constexpr (Q == 1 && std::is_same<R, yamr__rank32>::value) {
+        if (a.lanes_per_row > 0 && a.lanes_per_row < WarpSize) {
+            if (a.k <= YAMR__TOPK_LANE_K_MAX / 2)
+                yamr__lane_rows<WarpSize, YAMR__TOPK_LANE_K_MAX / 2, Vectors, Bytes, Float, R>(
+                    a, in, values, indices, empty);
+            else
+                yamr__lane_rows<WarpSize, YAMR__TOPK_LANE_K_MAX, Vectors, Bytes, Float, R>(
+                    a, in, values, indices, empty);
+            return;
+        }
+    }
+    const bool by_warp = a.lanes_per_row != 0;
     /* the work items: rows a warp each, or (row, part) pairs a block each; one scan, written
      * once, for both */
     const long long start = by_warp ? (long long)blockIdx.x * warps + warp : blockIdx.x;

@@ -357,6 +357,11 @@ static void topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why,
             snprintf(why, cap, "%d blocks per row, merged (%zu rows too few to fill %d "
                                "multiprocessors); %s", p->blocks_per_row, p->rows,
                      ctx->info.multiprocessors, lists);
+        else if (p->kernel == YAMR_KERNEL_LANES_PER_ROW &&
+                 YAMR__PLAN_LANES_PER_ROW(p) < (uint32_t)ctx->info.warp_size)
+            snprintf(why, cap, "%u lanes per row, each lane its own list in registers, merged by "
+                               "shuffles (k up to %d, at most %d elements a lane)",
+                     (unsigned)YAMR__PLAN_LANES_PER_ROW(p), row->topk.lane_k, row->count);
         else if (p->kernel == YAMR_KERNEL_LANES_PER_ROW)
             snprintf(why, cap, "a warp per row (rows of at most %d elements); %s",
                      row->topk.warp_cols, lists);

@@ -42,6 +42,10 @@ yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *call, char *er
  * every block's list in one group of its appends (YAMR__TOPK_THREADS x YAMR__TOPK_GROUP_N,
  * hip_kernels/topk.hpp; topk.hip checks it). */
 #define YAMR__TOPK_MAX_BLOCKS_PER_ROW 1024
+/* Lane lists (the select kernel with fewer lanes a row than a warp, hip_kernels/topk.hpp) keep
+ * lists of this many ranks a lane, or half as many for k up to half; a TOPK_SELECT row's lane_k
+ * is at most this. */
+#define YAMR__TOPK_LANE_K_MAX 8
 /* Grid cap: the kernels stride over their rows. */
 #define YAMR__TOPK_MAX_GRID ((size_t)1 << 20)
 

@@ -63,13 +63,22 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
     plan->block_threads = row->threads;
     plan->vector_loads = slots > 0;
     YAMR__PLAN_TOPK_SLOTS(plan) = slots;
+    /* lane lists, for one-word ranks: the fewest lanes (a power of two) of at most `count`
+     * elements each, and k at least (the bound of their first batches is the k-th of the lanes'
+     * largest keys) */
+    size_t lanes = 1;
+    while ((lanes * (size_t)row->count < cols || lanes < k) && lanes < (size_t)dev->warp_size)
+        lanes *= 2;
+    if (slots == 0 || k > (size_t)row->topk.lane_k || lanes * (size_t)row->count < cols ||
+        plan->index_bits != 32)
+        lanes = (size_t)dev->warp_size;
     if (slots > 0 && cols <= (size_t)row->topk.warp_cols) {
-        const size_t warps = (size_t)row->threads / (size_t)dev->warp_size;
+        /* lanes of a row: a warp (the warp select) or fewer (lane lists) */
         plan->kernel = YAMR_KERNEL_LANES_PER_ROW;
         plan->shape = YAMR_ROWS_WARP_PER_ROW;
-        YAMR__PLAN_LANES_PER_ROW(plan) = (uint32_t)dev->warp_size;
+        YAMR__PLAN_LANES_PER_ROW(plan) = (uint32_t)lanes;
         plan->blocks_per_row = 1;
-        grid = (rows + warps - 1) / warps;
+        grid = (rows * lanes + (size_t)row->threads - 1) / (size_t)row->threads;
     } else {
         const size_t per_k = (size_t)row->topk.split_per_k * k;
         const size_t per_block = (size_t)row->topk.split_min > per_k ? (size_t)row->topk.split_min

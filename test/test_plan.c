@@ -184,9 +184,11 @@ static void every_family_has_its_rows(void)
             if (ts->topk.slots < 1 || (ts->topk.slots & (ts->topk.slots - 1)) || ts->vectors < 1 ||
                 ts->min_blocks < 1 || ts->topk.min_blocks_most_slots < 1 ||
                 ts->topk.scan_copies < 1 || ts->topk.scan_copies > 2 || ts->topk.warp_cols < 1 ||
-                ts->topk.split_min < 1 || ts->topk.split_per_k < 1)
-                failf("row %s: slots (a power of two), vectors, bounds, scan copies (1 or 2) or "
-                      "split sizes out of range", ts->name);
+                ts->topk.split_min < 1 || ts->topk.split_per_k < 1 || ts->topk.lane_k < 0 ||
+                ts->topk.lane_k > YAMR__TOPK_LANE_K_MAX || ts->count < 1)
+                failf("row %s: slots (a power of two), vectors, bounds, scan copies (1 or 2), "
+                      "lane lists (k up to %d) or split sizes out of range", ts->name,
+                      YAMR__TOPK_LANE_K_MAX);
             const yamr__policy *tl =
                 expect_row((yamr__family)f, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
             if (tl->count < 4 || tl->count % 4 || tl->min_blocks < 1 || tl->topk.slots != 0 ||
@@ -213,7 +215,8 @@ static void every_family_has_its_rows(void)
 }
 
 /* The values a kernel takes as template arguments are never the other warp width:
- * test/amd/check_isa.py tells an AMD instance's width by the one 32 or 64 among them. */
+ * test/amd/check_isa.py tells an AMD instance's width by the one 32 or 64 among them (a
+ * TOPK_SELECT row's count, its lane lists' elements a lane, is a plan value, not one). */
 static void rows_keep_the_width_readable(void)
 {
     for (int i = 1; i < YAMR__POLICY_COUNT; ++i) {
@@ -223,7 +226,9 @@ static void rows_keep_the_width_readable(void)
         while (!(r->families & YAMR__FAM(f))) ++f;
         const int other = yamr__family_warp_width((yamr__family)f) == 32 ? 64 : 32;
         const int args[] = {r->vectors, r->vectors_one_block, r->lanes,
-                            r->shape == YAMR__SHAPE_SEGMENTS ? r->lanes * r->count : r->count,
+                            r->shape == YAMR__SHAPE_SEGMENTS      ? r->lanes * r->count
+                            : r->shape == YAMR__SHAPE_TOPK_SELECT ? 0
+                                                                  : r->count,
                             r->warp_count, r->min_blocks, r->min_blocks_one_block,
                             r->min_blocks_wide, r->topk.slots, r->topk.min_blocks_most_slots,
                             r->topk.scan_copies};
@@ -324,7 +329,8 @@ static void sm90_rows_are_the_measured_ones(void)
     const yamr__policy *tl8 = expect_row(f, 8, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
     if (ts->threads != 256 || ts->vectors != 4 || ts->topk.slots != 4 || ts->min_blocks != 3 ||
         ts->topk.min_blocks_most_slots != 2 || ts->topk.scan_copies != 2 ||
-        ts->topk.warp_cols != 4096 || ts->topk.split_min != 8192 || ts->topk.split_per_k != 32 ||
+        ts->topk.warp_cols != 4096 || ts->topk.lane_k != 8 || ts->count != 32 ||
+        ts->topk.split_min != 8192 || ts->topk.split_per_k != 32 ||
         tl->count != 16 || tl2->count != 16 || tl8->count != 8 || tl->min_blocks != 4 ||
         tl8->min_blocks != 4 || tl->topk.split_min != 8192 || tl->topk.split_per_k != 32 ||
         tl->topk.floor_ratio != 4 || tl->topk.floor_own_blocks != 8)
@@ -421,6 +427,28 @@ static void expect_topk_row(yamr_context *ctx, yamr_dtype dtype, size_t rows, si
     if (!strcmp(ctx->info.arch, "sm_90") && cols == 128256) printf("  %s\n", line);
 }
 
+/* Lane lists: a select plan of one-word ranks and k up to the row's lane_k whose rows need fewer
+ * lanes than a warp's, at `count` elements a lane, takes that many (a power of two); others a
+ * warp. */
+static void expect_topk_lanes(yamr_context *ctx, yamr_dtype dtype, size_t rows, size_t cols,
+                              size_t k, unsigned lanes)
+{
+    yamr_plan plan;
+    if (yamr_plan_for_topk(ctx, YAMR_OP_MAX, dtype, rows, cols, k, &plan) !=
+            YAMR_SUCCESS ||
+        plan.kernel != YAMR_KERNEL_LANES_PER_ROW || YAMR__PLAN_LANES_PER_ROW(&plan) != lanes ||
+        plan.grid_blocks != (rows * lanes + (size_t)plan.block_threads - 1) /
+                                (size_t)plan.block_threads)
+        failf("%s: top-k %zu x %zu, k %zu: kernel %s, %u lanes a row (want %u), %u blocks",
+              ctx->info.arch, rows, cols, k, yamr_kernel_name(plan.kernel),
+              (unsigned)YAMR__PLAN_LANES_PER_ROW(&plan), lanes, plan.grid_blocks);
+    char line[640];
+    yamr__describe_plan(ctx, &plan, line, sizeof line);
+    if ((lanes < (unsigned)ctx->info.warp_size) != (strstr(line, "lanes per row") != NULL))
+        failf("%s: top-k %zu x %zu, k %zu: the description does not say its lanes: %s",
+              ctx->info.arch, rows, cols, k, line);
+}
+
 void test_policy_table(void **state)
 {
     (void)state;
@@ -476,6 +504,19 @@ void test_policy_table(void **state)
         expect_topk_row(&ctx, YAMR_DTYPE_F16, 16, 5000, 300, YAMR__TOPK_FLOOR_OWN);
         expect_topk_row(&ctx, YAMR_DTYPE_F32, 2, 1000, 300, YAMR__TOPK_FLOOR_NONE);
         expect_topk_row(&ctx, YAMR_DTYPE_U32, 1, ((size_t)1 << 32) + 5, 8, YAMR__TOPK_FLOOR_ROW);
+        /* lane lists (32 elements a lane, k lanes at least, k up to 8), else a warp per row */
+        const unsigned w = (unsigned)ctx.info.warp_size;
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 4, 4);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 8, 8);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 9, w);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 1, 1, 1);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 3, 17, 2, 2);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 256, 5, 8);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 257, 5, 16);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 1000, 5, w == 64 ? 32 : w);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 1025, 5, w);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_BF16, 65536, 128, 4, 4);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F64, 65536, 128, 4, w);
         /* a variant libyamr holds no split instance of: one block of a thread per element */
         ctx.variant = YAMR_VARIANT_SHARED_TREE;
         expect_plan_row(&ctx, YAMR_CALL_REDUCE, YAMR_DTYPE_F32, 1, 100, YAMR__ACC_BEST,

@@ -6,9 +6,10 @@
  * table of bad arguments; plans.
  *
  * Usage: test_topk cpu | gpu [long]. `gpu` exits 77 (skipped) when there is no GPU; `gpu long`
- * runs rows of 2^31 + 4099 and 2^32 + 4099 bf16 elements (8 GiB) and skips when the GPU has no
- * room for them. YAMR_TEST_MAX_N and YAMR_TEST_MIN_N leave out the rows longer and shorter than
- * that; YAMR_TEST_MAX_ROWS takes the first that many rows of a shape with more.
+ * runs rows of 2^31 + 4099 and 2^32 + 4099 bf16 elements (8 GiB) and exits 77 too when the
+ * GPU or the host has no room for them. YAMR_TEST_MAX_N and YAMR_TEST_MIN_N leave out the rows
+ * longer and shorter than that; YAMR_TEST_MAX_ROWS takes the first that many rows of a shape
+ * with more.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -239,14 +240,17 @@ static size_t shape_elems(const shape *s) { return s->skew + (s->rows - 1) * s->
 
 /* The k of a shape: 1, 2, a warp, a block, cols - 1, cols (those that fit, each once); on a GPU
  * also 100, the largest list size of the warp select kernel (hip_kernels/topk.hpp: 4 slots per
- * lane) on long rows, where a block's warps merge their lists, and 1000. */
-static size_t shape_ks(size_t cols, size_t ks[8])
+ * lane) on long rows, where a block's warps merge their lists, 1000, and 5 and 8, the lane
+ * lists of 8 ranks a lane (on rows of at most 256 elements; 1 and 2 take lists of 4). */
+#define SHAPE_KS_MAX 10
+static size_t shape_ks(size_t cols, size_t ks[SHAPE_KS_MAX])
 {
     /* GPU: 1000 too, rounds of the shared list for 8-byte ranks (topk.hpp: 512 a round) */
     const int gpu = device != YAMR_DEVICE_CPU;
-    const size_t want[8] = {1, 2, 32, 256, cols - 1, cols, gpu ? 100 : 1, gpu ? 1000 : 1};
+    const size_t want[SHAPE_KS_MAX] = {1, 2, 32, 256, cols - 1, cols, gpu ? 100 : 1,
+                                       gpu ? 1000 : 1, gpu ? 5 : 1, gpu ? 8 : 1};
     size_t count = 0;
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < SHAPE_KS_MAX; ++i) {
         if (want[i] < 1 || want[i] > cols) continue;
         int seen = 0;
         for (size_t j = 0; j < count; ++j) seen |= ks[j] == want[i];
@@ -358,7 +362,7 @@ static void check_shape_ks(const shape *s, yamr_dtype t, yamr_nan_policy p, cons
 /* Every k of the shape (shape_ks). */
 static void check_shape(const shape *s, yamr_dtype t, yamr_nan_policy p, const char *what)
 {
-    size_t ks[8];
+    size_t ks[SHAPE_KS_MAX];
     const size_t nk = shape_ks(s->cols, ks);
     check_shape_ks(s, t, p, what, ks, nk);
 }
@@ -366,7 +370,7 @@ static void check_shape(const shape *s, yamr_dtype t, yamr_nan_policy p, const c
 /* Whether every call check_shape makes of the shape plans what one thread plans. */
 static int one_thread_plan(const shape *s, yamr_dtype t)
 {
-    size_t ks[8];
+    size_t ks[SHAPE_KS_MAX];
     const size_t nk = shape_ks(s->cols, ks);
     int same = 1;
     for (size_t ki = 0; ki < nk; ++ki)
@@ -725,15 +729,15 @@ static uint16_t bf16_of(float v)
     return (uint16_t)(u >> 16);
 }
 
+/* The long row's elements; main() checks that the GPU and the host have room for them. */
+#define LONG_ROW_N (((size_t)1 << 32) + 4099)
+
 static void test_long_row(void **state)
 {
     (void)state;
-    const size_t n1 = ((size_t)1 << 31) + 4099, n = ((size_t)1 << 32) + 4099, k = 64;
+    const size_t n1 = ((size_t)1 << 31) + 4099, n = LONG_ROW_N, k = 64;
     void *dev_in = NULL;
-    if (yamr_device_alloc(ctx, n * 2, &dev_in) != YAMR_SUCCESS) {
-        printf("SKIPPED: no room for %zu bf16 elements on the GPU\n", n);
-        skip();
-    }
+    assert_int_equal(yamr_device_alloc(ctx, n * 2, &dev_in), YAMR_SUCCESS);
     uint16_t *h = (uint16_t *)malloc(n * 2);
     assert_non_null(h);
     /* background: values in [-1, 1) in steps of 1/64 (bf16 0xbf80..0x3f7c), ties everywhere;
@@ -787,10 +791,22 @@ int main(int argc, char **argv)
             printf("SKIPPED: no GPU (%s); the GPU top-k tests need one\n", yamr_status_string(s));
             return 77;
         }
-        yamr_destroy(probe);
         device = 0;
-        if (argc > 2 && strcmp(argv[2], "long") == 0)
+        if (argc > 2 && strcmp(argv[2], "long") == 0) {
+            void *room = NULL, *host = malloc(LONG_ROW_N * 2);
+            const int fits =
+                host && yamr_device_alloc(probe, LONG_ROW_N * 2, &room) == YAMR_SUCCESS;
+            free(host);
+            yamr_device_free(probe, room);
+            yamr_destroy(probe);
+            if (!fits) {
+                printf("SKIPPED: no room for %zu bf16 elements (%zu bytes) on the %s\n",
+                       LONG_ROW_N, LONG_ROW_N * 2, host ? "GPU" : "host");
+                return 77;
+            }
             return cmocka_run_group_tests_name("topk long (gpu)", long_tests, setup, teardown);
+        }
+        yamr_destroy(probe);
         return cmocka_run_group_tests_name("topk (gpu)", tests, setup, teardown);
     }
     return cmocka_run_group_tests_name("topk (cpu)", tests, setup, teardown);
