@@ -58,14 +58,19 @@ typedef uint32_t yamr__lane_mask;
 #endif
 #else
 typedef uint64_t yamr__lane_mask;
-/* The wave width of an AMD device pass. RDNA targets run wave32 or, with -mwavefrontsize64,
- * wave64, so the architecture alone does not tell. A current clang has
- * __builtin_amdgcn_wavefrontsize(), a constant the backend folds; older ones (ROCm < 6) lack it
- * and define __AMDGCN_WAVEFRONT_SIZE instead, which ROCm 6.3 deprecated and ROCm 7.2 removed.
- * Neither: stop here rather than compile kernels that do nothing. warpSize is never used (not
- * constexpr from ROCm 7.0 on). */
+/* The wave width of an AMD device pass. GCN and CDNA (gfx6-gfx9: gfx90a, gfx942, ...) run wave64
+ * only, so the architecture tells it to the preprocessor, and the instances for the other width
+ * fold away in the front end with every compiler. RDNA targets run wave32 or, with
+ * -mwavefrontsize64, wave64, so the architecture alone does not tell. A current clang has
+ * __builtin_amdgcn_wavefrontsize(), a constant the backend folds (late: the other width's bodies
+ * are still optimized and compiled); older ones (ROCm < 6) lack it and define
+ * __AMDGCN_WAVEFRONT_SIZE instead, which ROCm 6.3 deprecated and ROCm 7.2 removed. Neither: stop
+ * here rather than compile kernels that do nothing. warpSize is never used (not constexpr from
+ * ROCm 7.0 on). */
 #if defined(__HIP_DEVICE_COMPILE__)
-#if __has_builtin(__builtin_amdgcn_wavefrontsize)
+#if defined(__GFX6__) || defined(__GFX7__) || defined(__GFX8__) || defined(__GFX9__)
+#define YAMR__AMD_WAVE_WIDTH() 64
+#elif __has_builtin(__builtin_amdgcn_wavefrontsize)
 #define YAMR__AMD_WAVE_WIDTH() ((int)__builtin_amdgcn_wavefrontsize())
 #elif defined(__AMDGCN_WAVEFRONT_SIZE)
 #define YAMR__AMD_WAVE_WIDTH() (__AMDGCN_WAVEFRONT_SIZE)

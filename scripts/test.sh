@@ -39,10 +39,13 @@
 # single-threaded phases of the others (configure, the tests, the assembly checks) share the
 # cores. Waiting threads and ranks sleep rather than spin on those shared cores:
 # OMP_WAIT_POLICY=passive (unless set), and with MPICH's ch4:ucx test_mpi's ranks preload
-# .ci/mpi_idle_yield.c. Each step reports its wall and CPU seconds (cpu:95s/cpu160s).
+# .ci/mpi_idle_yield.c. The builds share one compiler cache (ccache, in build/ccache): a C or C++
+# source that several steps compile alike is compiled once. Each step reports its wall and CPU
+# seconds (cpu:95s/cpu160s; a background step's own, even where it ends during another), and
+# the last line the run's CPU seconds in all.
 set -euo pipefail
 
-usage() { sed -n '2,43s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,45s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 install_only=0
@@ -86,9 +89,25 @@ begin_step() {
   step_cpu0=$cpu_s
   section "$1: $2"
 }
+# bash reaps a background step when it ends, and its CPU seconds join this shell's children's
+# then: a foreground step during which one ended leaves that step's out (it has its own line).
+bg_pids=()   # the background steps (start_bg), in start order
+bg_names=()
+bg_reaped=() # those whose CPU seconds a foreground step has left out
 end_step() {
+  local i cpu bg ended=()
+  for i in "${!bg_pids[@]}"; do # before cpu_now: a step gone now is in its count
+    [[ " ${bg_reaped[*]} " == *" ${bg_names[$i]} "* ]] || kill -0 "${bg_pids[$i]}" 2> /dev/null \
+      || ended+=("${bg_names[$i]}")
+  done
   cpu_now
-  step_results+=("$current_step:$((SECONDS - step_t0))s/cpu$((cpu_s - step_cpu0))s")
+  cpu=$((cpu_s - step_cpu0))
+  for i in "${ended[@]}"; do
+    bg=$(sed -n "s|^$i: done in [0-9]*s/cpu\([0-9]*\)s$|\1|p" "$root/build/logs/$i.log")
+    cpu=$((cpu - ${bg:-0}))
+    bg_reaped+=("$i")
+  done
+  step_results+=("$current_step:$((SECONDS - step_t0))s/cpu${cpu}s")
   current_step=""
 }
 skip_step() { step_results+=("$1:skipped"); }
@@ -110,6 +129,7 @@ packages=(cmake make gcc g++ gfortran fypp libcmocka-dev pkg-config)
 ((quick || install_only)) || packages+=(librocprim-dev) # rocPRIM: the AMD bench baseline
 packages+=(mpich libmpich-dev) # the MPI layer (yamr::mpi) and its tests under mpiexec
 packages+=(abigail-tools python3) # (g): abidw and abidiff; the typed declarations' generator
+packages+=(ccache) # one compile of each C/C++ source that several steps build alike
 begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
   missing=()
@@ -135,6 +155,18 @@ end_step
 if [[ -d /usr/local/cuda/bin ]]; then
   case ":$PATH:" in *:/usr/local/cuda/bin:*) ;; *) PATH=/usr/local/cuda/bin:$PATH ;; esac
   export PATH
+fi
+
+# ---- One compiler cache for the whole run ---------------------------------------------------
+# Several steps compile the same C and C++ sources with the same flags: the C half of the
+# library, the tests, yamr-bench and the examples in (a), (c), (d) and (e)'s copy of the tree
+# (under build/, so inside the base folder: ccache sees the same relative paths there), and the
+# tests of (b2). ccache (CMake's launcher variables, read at a build folder's first configure)
+# compiles each once and copies the object for the others. The cache is build/ccache, this
+# checkout's own; hipcc and nvcc compiles do not go through it.
+if command -v ccache > /dev/null; then
+  export CCACHE_DIR=$root/build/ccache CCACHE_BASEDIR=$root
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
 
 # ---- MPI ranks that wait without spinning -------------------------------------------------
@@ -185,8 +217,6 @@ quick_tests() {
 # start_bg <name> <description> <function>: runs the function in a subshell (errexit on) into
 # build/logs/<name>.log; wait_bg prints each log in start order, records its time and fails the
 # run when one failed.
-bg_pids=()
-bg_names=()
 start_bg() {
   local name=$1 desc=$2 fn=$3
   (
@@ -316,8 +346,9 @@ step_nvidia() {
 # ---- (d) AMD: compile and link only (in the background) -------------------------------------
 # Every kernel instance the host can launch on a target must have a body (test/amd/check_isa.py).
 # ROCm >= 7.2 has no __AMDGCN_WAVEFRONT_SIZE: test/amd/rocm_7_2_view.h removes it after HIP 5.2's
-# headers. Debian's hipcc (clang 15) then has no way to know the wave width and must refuse to
-# compile; clang 19 has __builtin_amdgcn_wavefrontsize(), as current ROCm compilers do. The
+# headers. On an RDNA target (gfx1030) Debian's hipcc (clang 15) then has no way to know the wave
+# width and must refuse to compile; clang 19 has __builtin_amdgcn_wavefrontsize(), as current
+# ROCm compilers do. A wave64-only target (gfx90a) needs neither: the architecture macro tells. The
 # library is built once, keeping its assembly (-save-temps=obj): HIP 5.2's view is read from
 # there; clang 19's two views compile beside the build.
 step_amd() {
@@ -336,14 +367,14 @@ step_amd() {
     --out build/amd/isa/wave64 --target gfx1030:64 "${kernels[@]}" > build/amd/isa/wave64.log 2>&1 &
   local wave64=$!
   local no_width=0
-  hipcc -std=c++17 $isa_flags $view -x hip --cuda-device-only -S --offload-arch=gfx90a \
+  hipcc -std=c++17 $isa_flags $view -x hip --cuda-device-only -S --offload-arch=gfx1030 \
     -o /dev/null hip_kernels/grid_reduce.hip > build/amd/isa/no-width.log 2>&1 || no_width=1
   cmake --build build/amd -j "$jobs"
   echo "built for AMD; nothing runs here (no AMD GPU)"
   echo "-- AMD assembly, Debian's hipcc (HIP 5.2, __AMDGCN_WAVEFRONT_SIZE defined): the build's"
   python3 test/amd/check_isa.py --asm-dir build/amd/yamr_objects_hip \
     --target gfx90a:64 --target gfx1030:32 "${kernels[@]}"
-  echo "-- Debian's hipcc without __AMDGCN_WAVEFRONT_SIZE: must refuse with a clear error"
+  echo "-- Debian's hipcc for gfx1030 without __AMDGCN_WAVEFRONT_SIZE: must refuse with a clear error"
   ((no_width)) || { echo "compiled without knowing the wave width (expected an error)" >&2; exit 1; }
   grep -m1 "cannot tell this AMD target's wave width" build/amd/isa/no-width.log
   local rc=0
@@ -557,4 +588,5 @@ end_step
 wait_bg # (c), (d), (f) and (g)
 
 echo
-echo "test.sh: PASS in $((SECONDS - t_start))s: ${step_results[*]}"
+cpu_now
+echo "test.sh: PASS in $((SECONDS - t_start))s, cpu${cpu_s}s in all: ${step_results[*]}"
