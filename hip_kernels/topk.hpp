@@ -1607,6 +1607,23 @@ __host__ __device__ constexpr size_t yamr__topk_select_smem()
            sizeof(R);
 }
 
+/* The k-th largest of the first N warps' width of a row's partial lists' ranks (`ranks`), in
+ * depth-first order (every list's first, then every list's second, ...), or the bottom: any k of
+ * the lists' ranks are k elements of the row (or bottoms), so it is at or below the answer's k-th.
+ * k <= N * WarpSize; called by a whole warp. */
+template <int WarpSize, int N, typename R>
+__device__ inline R yamr__topk_sample_kth(const R *ranks, const yamr__topk_args &a)
+{
+    const long long lists = a.blocks_per_row, total = lists * a.k;
+    R v[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        const long long i = j * WarpSize + (int)(threadIdx.x % WarpSize);
+        v[j] = i < total ? ranks[(i % lists) * a.k + i / lists] : yamr__rank_bottom<R>();
+    }
+    return yamr__topk_warp_kth<WarpSize>(v, a.k);
+}
+
 /*
  * A block per row merges the row's partial lists and writes the answer. The lists are sorted, so
  * they are read depth first (every list's first rank, then every list's second, ...), a group of
@@ -1632,13 +1649,21 @@ yamr_topk_merge_kernel(const typename yamr__topk_width<Bytes>::storage *__restri
         const R *ranks = (const R *)a.partials + row * total;
         if (a.row_words && threadIdx.x == 0) ((unsigned long long *)a.row_words)[row] = 0;
         /* Each list alone holds k ranks at least as large as its k-th: the largest k-th is a
-         * lower bound of the answer's k-th. */
+         * lower bound of the answer's k-th. So is the k-th of a sample (yamr__topk_sample_kth):
+         * where the lists are many (a long row, small k) or k is near their total, it is near the
+         * answer's k-th and the largest k-th far below it, and every rank above the threshold
+         * goes through the block's sort. */
         R threshold = yamr__rank_bottom<R>();
         for (long long l = threadIdx.x; l < lists; l += Team::size)
             threshold = yamr__rank_max(threshold, ranks[l * a.k + a.k - 1]);
 #pragma unroll
         for (int d = WarpSize / 2; d > 0; d /= 2)
             threshold = yamr__rank_max(threshold, yamr__rank_shfl<WarpSize>(threshold, d, true));
+        if (a.k <= WarpSize && threadIdx.x < WarpSize)
+            threshold = yamr__rank_max(threshold, yamr__topk_sample_kth<WarpSize, 1>(ranks, a));
+        else if (a.k <= YAMR__TOPK_SEED_N * WarpSize && threadIdx.x < WarpSize)
+            threshold = yamr__rank_max(
+                threshold, yamr__topk_sample_kth<WarpSize, YAMR__TOPK_SEED_N>(ranks, a));
         if (threadIdx.x % WarpSize == 0) st.buffer[threadIdx.x / WarpSize] = threshold;
         __syncthreads();
         for (int w = 0; w < Team::size / WarpSize; ++w)
