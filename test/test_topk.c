@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "context.h"
 #include "reference.h"
 #include "yamr.h"
 
@@ -387,18 +388,23 @@ static int one_thread_plan(const shape *s, yamr_dtype t)
     return same;
 }
 
-static void test_topk_matches_reference(void **state)
+/* The limits the environment sets: YAMR_TEST_MAX_N leaves out rows longer than that
+ * (compute-sanitizer's runs, scripts/gpu.sh, and ASan's); YAMR_TEST_MIN_N shorter
+ * (topk_cpu_threads: the rows the CPU splits); YAMR_TEST_MAX_ROWS takes the first rows (the
+ * sanitizer builds' topk_cpu, test/CMakeLists.txt). */
+static size_t env_size(const char *name, size_t otherwise)
 {
-    (void)state;
-    uint64_t rng = test_seed();
-    /* YAMR_TEST_MAX_N: leave out rows longer than that (compute-sanitizer's runs, scripts/gpu.sh,
-     * and ASan's); YAMR_TEST_MIN_N: shorter (topk_cpu_threads: the rows the CPU splits) */
-    const char *max_env = getenv("YAMR_TEST_MAX_N"), *min_env = getenv("YAMR_TEST_MIN_N");
-    const size_t max_cols = max_env && *max_env ? (size_t)strtoull(max_env, NULL, 10) : SIZE_MAX;
-    const size_t min_cols = min_env && *min_env ? (size_t)strtoull(min_env, NULL, 10) : 0;
-    /* YAMR_TEST_MAX_ROWS: the sanitizer builds' topk_cpu (test/CMakeLists.txt) */
-    const char *rows_env = getenv("YAMR_TEST_MAX_ROWS");
-    const size_t max_rows = rows_env && *rows_env ? (size_t)strtoull(rows_env, NULL, 10) : SIZE_MAX;
+    const char *v = getenv(name);
+    return v && *v ? (size_t)strtoull(v, NULL, 10) : otherwise;
+}
+
+/* Every shape of min_cols to max_cols columns (its first max_rows rows), every dtype and NaN
+ * policy, every pattern (or, where !all_modes, the mixed one and all-equal), against the
+ * reference. */
+static void check_shapes(size_t min_cols, size_t max_cols, size_t max_rows, int all_modes,
+                         uint64_t *rng_state)
+{
+    uint64_t rng = *rng_state;
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; ++si) {
         const shape *s = &shapes[si];
         if (s->cols > max_cols || s->cols < min_cols) continue;
@@ -415,6 +421,7 @@ static void test_topk_matches_reference(void **state)
             if (long_rows && t != YAMR_DTYPE_F32 && t != YAMR_DTYPE_I64) continue;
             for (int mode = 0; mode < MODE_COUNT; ++mode) {
                 if (!mode_applies(mode, (yamr_dtype)t)) continue;
+                if (!all_modes && mode != PATTERN_MIXED && mode != MODE_ALL_EQUAL) continue;
                 if (long_rows && mode != PATTERN_MIXED &&
                     (t != YAMR_DTYPE_F32 || s->cols > 100000 ||
                      (mode != MODE_ASCENDING && mode != MODE_ALL_EQUAL && mode != MODE_WIDE)))
@@ -449,7 +456,40 @@ static void test_topk_matches_reference(void **state)
         }
     }
     assert_int_equal(yamr_set_nan_policy(ctx, YAMR_NAN_PROPAGATE), YAMR_SUCCESS);
+    *rng_state = rng;
+}
+
+static void test_topk_matches_reference(void **state)
+{
+    (void)state;
+    uint64_t rng = test_seed();
+    check_shapes(env_size("YAMR_TEST_MIN_N", 0), env_size("YAMR_TEST_MAX_N", SIZE_MAX),
+                 env_size("YAMR_TEST_MAX_ROWS", SIZE_MAX), 1, &rng);
     end_test("topk_matches_reference");
+}
+
+/* The CPU backend's other instruction sets: cpu_topk.c has a body for each, and a context runs
+ * the best this CPU has, so the others run only here. Rows up to 4099 elements (several of the
+ * block filter's blocks), every dtype and NaN policy, mixed and all-equal rows, in each set this
+ * CPU runs. */
+static void test_topk_every_isa(void **state)
+{
+    (void)state;
+    uint64_t rng = test_seed();
+    const yamr__cpu_isa best = ctx->cpu.isa;
+    int ran = 0;
+    for (int isa = 0; isa < YAMR__CPU_ISA_COUNT; ++isa) {
+        if (isa == (int)best || !yamr__cpu_isa_runs_here((yamr__cpu_isa)isa)) continue;
+        ctx->cpu.isa = (yamr__cpu_isa)isa;
+        printf("  instruction set %s\n", yamr__cpu_isa_name((yamr__cpu_isa)isa));
+        const size_t max_cols = env_size("YAMR_TEST_MAX_N", SIZE_MAX);
+        check_shapes(env_size("YAMR_TEST_MIN_N", 0), max_cols < 4099 ? max_cols : 4099,
+                     env_size("YAMR_TEST_MAX_ROWS", SIZE_MAX), 0, &rng);
+        ++ran;
+    }
+    ctx->cpu.isa = best;
+    printf("  %d instruction set(s) besides %s\n", ran, yamr__cpu_isa_name(best));
+    end_test("topk_every_isa");
 }
 
 /* ---- The floor of the shared-list kernel (hip_kernels/topk.hpp) ----
@@ -809,5 +849,12 @@ int main(int argc, char **argv)
         yamr_destroy(probe);
         return cmocka_run_group_tests_name("topk (gpu)", tests, setup, teardown);
     }
-    return cmocka_run_group_tests_name("topk (cpu)", tests, setup, teardown);
+    const struct CMUnitTest cpu_tests[] = {
+        cmocka_unit_test(test_bad_arguments_write_nothing),
+        cmocka_unit_test(test_plan_and_report),
+        cmocka_unit_test(test_topk_matches_reference),
+        cmocka_unit_test(test_topk_floor),
+        cmocka_unit_test(test_topk_every_isa),
+    };
+    return cmocka_run_group_tests_name("topk (cpu)", cpu_tests, setup, teardown);
 }
