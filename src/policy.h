@@ -301,12 +301,11 @@ typedef struct {
                           "(3f068b8); rows to 4096 a warp: 2048 or 65536 slower (ac80388); "   \
                           "lane lists of 32 elements a lane (16: 1.5% slower): 65536 x 128 k4 "\
                           "108 -> 32 us")                                                      \
-    YAMR__ROW_TOPK_LIST(X, nv_topk_list_e8, YAMR__NV, 8, 256, 8, 4, 8192, 32, 4, 8,            \
-                        "as nv_topk_list: 8 positions, 64 bytes a thread at once")             \
-    YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 16, 4, 8192, 32, 4, 8,              \
-                        "16 positions (64 bytes of 4-byte elements) a thread at once, bound "  \
-                        "4: set with the kernel (ebf7351); a split one wave of 4 blocks an SM "\
-                        "(9867452: 64 x 128256 k50 96.7 -> 72.8 us)")                          \
+    YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 8, 4, 8192, 32, 4, 8,               \
+                        "8 positions a thread at once (16: 2-7% slower on 2- and 4-byte "      \
+                        "elements, H100: 1 x 2^24 k300 131.8 -> 122.8 us), bound 4: set with " \
+                        "the kernel (ebf7351); a split one wave of 4 blocks an SM (9867452: "  \
+                        "64 x 128256 k50 96.7 -> 72.8 us)")                                    \
     /* ---- AMD wave64 (CDNA): derived from the facts, not measured */                        \
     YAMR__ROW_GRID(X, cdna_grid_e2, YAMR__CDNA, 2, YAMR__ACC_ANY, 256, 4, 4, 4, 1, 1, 1,       \
                    "derived, not measured: " YAMR__AMD_THREADS "; the loads and bounds of "   \
@@ -342,9 +341,7 @@ typedef struct {
                           "derived, not measured: nv_topk_select_e8's values, k up to 256 in " \
                           "64-lane waves; " YAMR__AMD_BOUND "; one scan copy for the "         \
                           "compiler's time (3f068b8)")                                         \
-    YAMR__ROW_TOPK_LIST(X, cdna_topk_list_e8, YAMR__CDNA, 8, 256, 8, 4, 8192, 32, 4, 8,        \
-                        "derived, not measured: as cdna_topk_list")                            \
-    YAMR__ROW_TOPK_LIST(X, cdna_topk_list, YAMR__CDNA, 0, 256, 16, 4, 8192, 32, 4, 8,          \
+    YAMR__ROW_TOPK_LIST(X, cdna_topk_list, YAMR__CDNA, 0, 256, 8, 4, 8192, 32, 4, 8,           \
                         "derived, not measured: nv_topk_list's values; a list and buffer "     \
                         "take 24 or 40 KiB of a CU's 64 KiB LDS, so 2 or 1 blocks a CU, not "  \
                         "the 4 a split plans for")                                             \
@@ -381,9 +378,7 @@ typedef struct {
                           8192, 32, 3,                                                         \
                           "derived, not measured: nv_topk_select_e8's values, 32-lane waves as "\
                           "an NVIDIA warp; one scan copy for the compiler's time (3f068b8)")   \
-    YAMR__ROW_TOPK_LIST(X, rdna_topk_list_e8, YAMR__RDNA, 8, 256, 8, 4, 8192, 32, 4, 8,        \
-                        "derived, not measured: as rdna_topk_list")                            \
-    YAMR__ROW_TOPK_LIST(X, rdna_topk_list, YAMR__RDNA, 0, 256, 16, 4, 8192, 32, 4, 8,          \
+    YAMR__ROW_TOPK_LIST(X, rdna_topk_list, YAMR__RDNA, 0, 256, 8, 4, 8192, 32, 4, 8,           \
                         "derived, not measured: nv_topk_list's values; a list and buffer "     \
                         "take 24 or 40 KiB of a CU's 64 KiB LDS (a WGP's 128 KiB)")
 

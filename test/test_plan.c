@@ -337,8 +337,8 @@ static void sm90_rows_are_the_measured_ones(void)
         ts8->min_blocks != 3 || ts8->topk.split_blocks != 3 || ts->topk.scan_copies != 2 ||
         ts->topk.warp_cols != 4096 || ts->topk.lane_k != 8 || ts->count != 32 ||
         ts->topk.split_min != 8192 || ts->topk.split_per_k != 32 ||
-        tl->count != 16 || tl2->count != 16 || tl8->count != 8 || tl->min_blocks != 4 ||
-        tl8->min_blocks != 4 || tl->topk.split_min != 8192 || tl->topk.split_per_k != 32 ||
+        tl->count != 8 || tl2 != tl || tl8 != tl || tl->min_blocks != 4 ||
+        tl->topk.split_min != 8192 || tl->topk.split_per_k != 32 ||
         tl->topk.floor_ratio != 4 || tl->topk.floor_own_blocks != 8)
         failf("sm_90 top-k rows differ from the measured constants");
 }
