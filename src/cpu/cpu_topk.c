@@ -968,19 +968,37 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_few(const wide_scratch
         for (size_t line = 0; line < 64; line += 16) /* the same lines of a row to come */    \
             _mm_prefetch((const char *)((const uint32_t *)ahead + w0 + line), _MM_HINT_T0);    \
     }
-/* The k-th largest of the 16 lanes of m (no NaN; k <= 16), by float compares: the least lane
- * that fewer than k lanes exceed (each lane's count of larger lanes; a lane broadcast by a
- * permute, a compare and a masked add per lane). */
-YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE float kth_lane_f32(__m512 m, size_t k)
+/* The k-th largest of the 16 lanes of m (no NaN; k <= 16), by float compares, in every lane:
+ * the least lane that fewer than k lanes exceed (each lane's count of larger lanes: a rotation
+ * of m, a compare and a masked add per other lane, in two sums; no scalar on the way, as the
+ * row's latency bounds it). */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __m512 kth_lane_f32(__m512 m, size_t k)
 {
     const __m512i one = _mm512_set1_epi32(1);
-    __m512i above = _mm512_setzero_si512();
-    for (int i = 0; i < 16; ++i) {
-        const __m512 lane = _mm512_permutexvar_ps(_mm512_set1_epi32(i), m);
-        above = _mm512_mask_add_epi32(above, _mm512_cmp_ps_mask(lane, m, _CMP_GT_OQ), above, one);
-    }
-    return _mm512_mask_reduce_min_ps(_mm512_cmplt_epi32_mask(above, _mm512_set1_epi32((int)k)),
-                                     m);
+    const __m512i mi = _mm512_castps_si512(m);
+    __m512i above = _mm512_setzero_si512(), above2 = _mm512_setzero_si512();
+#define YAMR__TOPK_CPU_ROTATED(j, acc)                                                         \
+    acc = _mm512_mask_add_epi32(                                                               \
+        acc, _mm512_cmp_ps_mask(_mm512_castsi512_ps(_mm512_alignr_epi32(mi, mi, j)), m,        \
+                                _CMP_GT_OQ),                                                   \
+        acc, one)
+    YAMR__TOPK_CPU_ROTATED(1, above); YAMR__TOPK_CPU_ROTATED(2, above2);
+    YAMR__TOPK_CPU_ROTATED(3, above); YAMR__TOPK_CPU_ROTATED(4, above2);
+    YAMR__TOPK_CPU_ROTATED(5, above); YAMR__TOPK_CPU_ROTATED(6, above2);
+    YAMR__TOPK_CPU_ROTATED(7, above); YAMR__TOPK_CPU_ROTATED(8, above2);
+    YAMR__TOPK_CPU_ROTATED(9, above); YAMR__TOPK_CPU_ROTATED(10, above2);
+    YAMR__TOPK_CPU_ROTATED(11, above); YAMR__TOPK_CPU_ROTATED(12, above2);
+    YAMR__TOPK_CPU_ROTATED(13, above); YAMR__TOPK_CPU_ROTATED(14, above2);
+    YAMR__TOPK_CPU_ROTATED(15, above);
+#undef YAMR__TOPK_CPU_ROTATED
+    above = _mm512_add_epi32(above, above2);
+    /* the least of the lanes fewer than k exceed, in every lane (a butterfly of minima) */
+    __m512 v = _mm512_mask_mov_ps(_mm512_set1_ps(HUGE_VALF),
+                                  _mm512_cmplt_epi32_mask(above, _mm512_set1_epi32((int)k)), m);
+    v = _mm512_min_ps(v, _mm512_permute_ps(v, 0xb1));
+    v = _mm512_min_ps(v, _mm512_permute_ps(v, 0x4e));
+    v = _mm512_min_ps(v, _mm512_shuffle_f32x4(v, v, 0xb1));
+    return _mm512_min_ps(v, _mm512_shuffle_f32x4(v, v, 0x4e));
 }
 
 /* acc's lanes and x's, the larger of each (MIN: the smaller); a NaN in x is skipped (the
@@ -1018,9 +1036,9 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __m512 short_f32_bound(int is_min,
     /* the floor in f32's own order (MIN: the k-th smallest, as the k-th largest negated);
      * -0.0 and +0.0 compare equal, as their keys do */
     const __m512i sign = _mm512_set1_epi32(is_min ? (int)0x80000000u : 0);
-    const float kth =
+    const __m512 kth =
         kth_lane_f32(_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a0), sign)), k);
-    return _mm512_set1_ps(is_min ? -kth : kth);
+    return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(kth), sign));
 }
 
 /* Pass 2 of a short f32 range: its candidates against `bound`, as bits and positions to
