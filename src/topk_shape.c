@@ -83,9 +83,10 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
         const size_t per_k = (size_t)row->topk.split_per_k * k;
         const size_t per_block = (size_t)row->topk.split_min > per_k ? (size_t)row->topk.split_min
                                                                      : per_k;
-        /* one wave of the kernel that runs: as many blocks a multiprocessor as its launch bounds
-         * let stay resident (the select kernel's with the most slots have their own bound) */
-        const int resident = slots == most ? row->topk.min_blocks_most_slots : row->min_blocks;
+        /* one wave: the row's blocks a multiprocessor (the select kernel's with the most slots:
+         * as many as their own bound lets stay resident) */
+        const int resident =
+            slots == most ? row->topk.min_blocks_most_slots : row->topk.split_blocks;
         /* rounded down: a grid of one wave, not one and a bit */
         const size_t want = (size_t)dev->multiprocessors * (size_t)resident / rows;
         const size_t fit = cols / per_block;

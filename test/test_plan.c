@@ -184,7 +184,8 @@ static void every_family_has_its_rows(void)
             if (ts->topk.slots < 1 || (ts->topk.slots & (ts->topk.slots - 1)) || ts->vectors < 1 ||
                 ts->min_blocks < 1 || ts->topk.min_blocks_most_slots < 1 ||
                 ts->topk.scan_copies < 1 || ts->topk.scan_copies > 2 || ts->topk.warp_cols < 1 ||
-                ts->topk.split_min < 1 || ts->topk.split_per_k < 1 || ts->topk.lane_k < 0 ||
+                ts->topk.split_min < 1 || ts->topk.split_per_k < 1 ||
+                ts->topk.split_blocks < 1 || ts->topk.lane_k < 0 ||
                 ts->topk.lane_k > YAMR__TOPK_LANE_K_MAX || ts->count < 1)
                 failf("row %s: slots (a power of two), vectors, bounds, scan copies (1 or 2), "
                       "lane lists (k up to %d) or split sizes out of range", ts->name,
@@ -192,10 +193,13 @@ static void every_family_has_its_rows(void)
             const yamr__policy *tl =
                 expect_row((yamr__family)f, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
             if (tl->count < 4 || tl->count % 4 || tl->min_blocks < 1 || tl->topk.slots != 0 ||
-                tl->topk.split_min < 1 || tl->topk.split_per_k < 1 || tl->topk.floor_ratio < 1 ||
+                tl->topk.split_min < 1 || tl->topk.split_per_k < 1 ||
+                tl->topk.split_blocks != tl->min_blocks || tl->topk.floor_ratio < 1 ||
                 tl->topk.floor_own_blocks < 1)
                 failf("row %s: a thread's loads must be whole groups of 4 appends (topk.hpp, "
-                      "YAMR__TOPK_GROUP_N), bounds and split sizes positive", tl->name);
+                      "YAMR__TOPK_GROUP_N), bounds and split sizes positive, a split's blocks "
+                      "an SM its bound",
+                      tl->name);
         }
     }
     expect_row(YAMR__FAMILY_CPU, 4, YAMR__ACC_BEST, YAMR__SHAPE_CPU);
@@ -324,11 +328,13 @@ static void sm90_rows_are_the_measured_ones(void)
         s8->count != 16 || s8->min_blocks != 4)
         failf("sm_90 batched rows differ from the measured constants");
     const yamr__policy *ts = expect_row(f, 4, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_SELECT);
+    const yamr__policy *ts8 = expect_row(f, 8, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_SELECT);
     const yamr__policy *tl = expect_row(f, 4, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
     const yamr__policy *tl2 = expect_row(f, 2, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
     const yamr__policy *tl8 = expect_row(f, 8, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
-    if (ts->threads != 256 || ts->vectors != 4 || ts->topk.slots != 4 || ts->min_blocks != 3 ||
-        ts->topk.min_blocks_most_slots != 2 || ts->topk.scan_copies != 2 ||
+    if (ts->threads != 256 || ts->vectors != 4 || ts->topk.slots != 4 || ts->min_blocks != 4 ||
+        ts->topk.min_blocks_most_slots != 2 || ts->topk.split_blocks != 3 ||
+        ts8->min_blocks != 3 || ts8->topk.split_blocks != 3 || ts->topk.scan_copies != 2 ||
         ts->topk.warp_cols != 4096 || ts->topk.lane_k != 8 || ts->count != 32 ||
         ts->topk.split_min != 8192 || ts->topk.split_per_k != 32 ||
         tl->count != 16 || tl2->count != 16 || tl8->count != 8 || tl->min_blocks != 4 ||
