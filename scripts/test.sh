@@ -40,7 +40,7 @@
 # cores. Waiting threads and ranks sleep rather than spin on those shared cores:
 # OMP_WAIT_POLICY=passive (unless set), and with MPICH's ch4:ucx test_mpi's ranks preload
 # .ci/mpi_idle_yield.c. The builds share one compiler cache (ccache, in build/ccache): a C or C++
-# source that several steps compile alike is compiled once. Each step reports its wall and CPU
+# source that several steps compile alike is compiled once. They use Ninja where it is installed. Each step reports its wall and CPU
 # seconds (cpu:95s/cpu160s; a background step's own, even where it ends during another), and
 # the last line the run's CPU seconds in all.
 set -euo pipefail
@@ -130,6 +130,7 @@ packages=(cmake make gcc g++ gfortran fypp libcmocka-dev pkg-config)
 packages+=(mpich libmpich-dev) # the MPI layer (yamr::mpi) and its tests under mpiexec
 packages+=(abigail-tools python3) # (g): abidw and abidiff; the typed declarations' generator
 packages+=(ccache) # one compile of each C/C++ source that several steps build alike
+packages+=(ninja-build) # the builds' generator: a target's compiles need not wait for the last's
 begin_step packages "Debian packages"
 if command -v dpkg-query > /dev/null && command -v apt-get > /dev/null; then
   missing=()
@@ -193,12 +194,19 @@ mpi_preflags() {
   fi
 }
 
+# configure <folder> <cmake args...>: with Ninja where it is installed (a new folder; one
+# configured before keeps its generator). Make builds target after target: a target's sources
+# wait for every target it links, and on CI's 2 cores one long compile (topk.hip) then ran alone.
+configure() {
+  local dir=$1 generator=()
+  shift
+  if [[ ! -f $dir/CMakeCache.txt ]] && command -v ninja > /dev/null; then generator=(-G Ninja); fi
+  cmake -S "$root" -B "$dir" "${generator[@]}" "$@"
+}
 # configure_and_build <folder> <cmake args...>
 configure_and_build() {
-  local dir=$1
-  shift
-  cmake -S "$root" -B "$dir" "$@"
-  cmake --build "$dir" -j "$jobs"
+  configure "$@"
+  cmake --build "$1" -j "$jobs"
 }
 
 # quick_tests <folder> [ctest arguments...]: the quick tests, or a note when that build has tests
@@ -329,8 +337,11 @@ step_abi() {
 }
 
 # ---- (c) NVIDIA (in the background) -------------------------------------------------------
+# nvcc --threads: a source's architectures compile side by side (topk.hip's three took 280 CPU s
+# one after the other); the same compiles, the same objects.
 step_nvidia() {
-  configure_and_build build/nvidia -DYAMR_PLATFORM=nvidia "$(mpi_preflags)"
+  configure_and_build build/nvidia -DYAMR_PLATFORM=nvidia -DCMAKE_CUDA_FLAGS=--threads=0 \
+    "$(mpi_preflags)"
   if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
     echo "GPU: $(nvidia-smi -L | head -n 1)"
   else
@@ -352,7 +363,7 @@ step_nvidia() {
 # library is built once, keeping its assembly (-save-temps=obj): HIP 5.2's view is read from
 # there; clang 19's two views compile beside the build.
 step_amd() {
-  cmake -S "$root" -B build/amd -DYAMR_PLATFORM=amd -DYAMR_HIP_FLAGS=-save-temps=obj
+  configure build/amd -DYAMR_PLATFORM=amd -DYAMR_HIP_FLAGS=-save-temps=obj
   local isa_flags="-I$root/hip_kernels -I$root/src -I$root/include -I$root/build/amd/include"
   local view="-include $root/test/amd/rocm_7_2_view.h"
   local clang19="/usr/lib/llvm-19/bin/clang++ --rocm-path=/usr"
