@@ -242,14 +242,15 @@ static size_t shape_elems(const shape *s) { return s->skew + (s->rows - 1) * s->
 /* The k of a shape: 1, 2, a warp, a block, cols - 1, cols (those that fit, each once); on a GPU
  * also 100, the largest list size of the warp select kernel (hip_kernels/topk.hpp: 4 slots per
  * lane) on long rows, where a block's warps merge their lists, 1000, and 5 and 8, the lane
- * lists of 8 ranks a lane (on rows of at most 256 elements; 1 and 2 take lists of 4). */
+ * lists of 8 ranks a lane (on rows of at most 256 elements; 1 and 2 take lists of 4); on the
+ * CPU also 4, the largest k whose short f32 rows go in groups of rows (cpu_topk.c). */
 #define SHAPE_KS_MAX 10
 static size_t shape_ks(size_t cols, size_t ks[SHAPE_KS_MAX])
 {
     /* GPU: 1000 too, rounds of the shared list for 8-byte ranks (topk.hpp: 512 a round) */
     const int gpu = device != YAMR_DEVICE_CPU;
     const size_t want[SHAPE_KS_MAX] = {1, 2, 32, 256, cols - 1, cols, gpu ? 100 : 1,
-                                       gpu ? 1000 : 1, gpu ? 5 : 1, gpu ? 8 : 1};
+                                       gpu ? 1000 : 1, gpu ? 5 : 4, gpu ? 8 : 1};
     size_t count = 0;
     for (int i = 0; i < SHAPE_KS_MAX; ++i) {
         if (want[i] < 1 || want[i] > cols) continue;

@@ -658,6 +658,13 @@ YAMR__CPU_INLINE size_t range_any(yamr_dtype t, int is_min, int nan_ignore, cons
 #define YAMR__TOPK_CPU_WIDE_K 256
 #define YAMR__TOPK_CPU_KEEP(k) (2 * (k) + 32)
 #define YAMR__TOPK_CPU_WIDE_RANK_MAX 256
+/* Short f32 rows (at most 256 elements) of k up to SHORT_GROUP_K are taken a step at a time for
+ * SHORT_GROUP rows, each row's candidates in its own SHORT_SLOTS (its elements and a vector's
+ * overhang). A larger k has more than 8 candidates a row, mostly, whose placing (best_wide)
+ * measured faster a row at a time. */
+#define YAMR__TOPK_CPU_SHORT_GROUP 4
+#define YAMR__TOPK_CPU_SHORT_GROUP_K 4
+#define YAMR__TOPK_CPU_SHORT_SLOTS 288
 /* How far ahead (bytes) the rows' second passes prefetch. */
 #define YAMR__TOPK_CPU_AHEAD 16384
 /* Candidate slots: the candidates before a keep, a chunk's worth and a vector's overhang. */
@@ -932,10 +939,9 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_few(const wide_scratch
  * a floor only lower), whose k-th best, by float compares, is the bound; pass 2 takes a word of
  * compare masks against it per 64 elements (a NaN passes too under YAMR_NAN_PROPAGATE: the
  * unordered predicates), then the word's few set bits one by one, as bits and positions to
- * key and pos, whose first 16 are then loaded to few_keys and few_at (a masked broadcast per
- * candidate made a chain of them). The caller keys them. Against the keyed form (a key per
- * element, a cache of the keys, a compress and its placing per vector) about a third fewer
- * instructions a row.
+ * key_out and pos_out; up to 8 are then placed from registers (best_few). Against the keyed form
+ * (a key per element, a cache of the keys, a compress and its placing per vector) about a third
+ * fewer instructions a row.
  */
 #define YAMR__TOPK_CPU_F32_FEW(cmp)                                                            \
     for (size_t w0 = begin; w0 < end; w0 += 64) {                                              \
@@ -955,26 +961,44 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t best_few(const wide_scratch
         while (word) {                                                                         \
             const size_t p = w0 + lowest_bit(word);                                            \
             word &= word - 1;                                                                  \
-            s->key[count] = bits[p];                                                           \
-            s->pos[count] = (uint32_t)p;                                                       \
+            key_out[count] = bits[p];                                                          \
+            pos_out[count] = (uint32_t)p;                                                      \
             ++count;                                                                           \
         }                                                                                      \
         for (size_t line = 0; line < 64; line += 16) /* the same lines of a row to come */    \
             _mm_prefetch((const char *)((const uint32_t *)ahead + w0 + line), _MM_HINT_T0);    \
     }
-/* The k-th largest of the 16 lanes of m (no NaN; k <= 16), by float compares: the least lane
- * that fewer than k lanes exceed (each lane's count of larger lanes; a lane broadcast by a
- * permute, a compare and a masked add per lane). */
-YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE float kth_lane_f32(__m512 m, size_t k)
+/* The k-th largest of the 16 lanes of m (no NaN; k <= 16), by float compares, in every lane:
+ * the least lane that fewer than k lanes exceed (each lane's count of larger lanes: a rotation
+ * of m, a compare and a masked add per other lane, in two sums; no scalar on the way, as the
+ * row's latency bounds it). */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __m512 kth_lane_f32(__m512 m, size_t k)
 {
     const __m512i one = _mm512_set1_epi32(1);
-    __m512i above = _mm512_setzero_si512();
-    for (int i = 0; i < 16; ++i) {
-        const __m512 lane = _mm512_permutexvar_ps(_mm512_set1_epi32(i), m);
-        above = _mm512_mask_add_epi32(above, _mm512_cmp_ps_mask(lane, m, _CMP_GT_OQ), above, one);
-    }
-    return _mm512_mask_reduce_min_ps(_mm512_cmplt_epi32_mask(above, _mm512_set1_epi32((int)k)),
-                                     m);
+    const __m512i mi = _mm512_castps_si512(m);
+    __m512i above = _mm512_setzero_si512(), above2 = _mm512_setzero_si512();
+#define YAMR__TOPK_CPU_ROTATED(j, acc)                                                         \
+    acc = _mm512_mask_add_epi32(                                                               \
+        acc, _mm512_cmp_ps_mask(_mm512_castsi512_ps(_mm512_alignr_epi32(mi, mi, j)), m,        \
+                                _CMP_GT_OQ),                                                   \
+        acc, one)
+    YAMR__TOPK_CPU_ROTATED(1, above); YAMR__TOPK_CPU_ROTATED(2, above2);
+    YAMR__TOPK_CPU_ROTATED(3, above); YAMR__TOPK_CPU_ROTATED(4, above2);
+    YAMR__TOPK_CPU_ROTATED(5, above); YAMR__TOPK_CPU_ROTATED(6, above2);
+    YAMR__TOPK_CPU_ROTATED(7, above); YAMR__TOPK_CPU_ROTATED(8, above2);
+    YAMR__TOPK_CPU_ROTATED(9, above); YAMR__TOPK_CPU_ROTATED(10, above2);
+    YAMR__TOPK_CPU_ROTATED(11, above); YAMR__TOPK_CPU_ROTATED(12, above2);
+    YAMR__TOPK_CPU_ROTATED(13, above); YAMR__TOPK_CPU_ROTATED(14, above2);
+    YAMR__TOPK_CPU_ROTATED(15, above);
+#undef YAMR__TOPK_CPU_ROTATED
+    above = _mm512_add_epi32(above, above2);
+    /* the least of the lanes fewer than k exceed, in every lane (a butterfly of minima) */
+    __m512 v = _mm512_mask_mov_ps(_mm512_set1_ps(HUGE_VALF),
+                                  _mm512_cmplt_epi32_mask(above, _mm512_set1_epi32((int)k)), m);
+    v = _mm512_min_ps(v, _mm512_permute_ps(v, 0xb1));
+    v = _mm512_min_ps(v, _mm512_permute_ps(v, 0x4e));
+    v = _mm512_min_ps(v, _mm512_shuffle_f32x4(v, v, 0xb1));
+    return _mm512_min_ps(v, _mm512_shuffle_f32x4(v, v, 0x4e));
 }
 
 /* acc's lanes and x's, the larger of each (MIN: the smaller); a NaN in x is skipped (the
@@ -984,13 +1008,12 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __m512 most_f32(int is_min, __m512
     return is_min ? _mm512_min_ps(x, acc) : _mm512_max_ps(x, acc);
 }
 
-YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE void
-range_f32_short(int is_min, int nan_ignore, const uint32_t *bits, size_t begin, size_t end,
-                size_t k, const wide_scratch *s, const void *ahead, size_t *count_out,
-                __m512i *few_keys, __m512i *few_at)
+/* Pass 1 of a short f32 range: the floor's bound, in every lane. */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE __m512 short_f32_bound(int is_min, const float *x,
+                                                                    size_t begin, size_t end,
+                                                                    size_t k)
 {
-    const float *x = (const float *)(const void *)bits;
-    /* pass 1 in four chains of vectors (the row's latency, not its throughput, bounds it) */
+    /* four chains of vectors (the row's latency, not its throughput, bounds it) */
     const __m512 none = _mm512_set1_ps(is_min ? HUGE_VALF : -HUGE_VALF);
     __m512 a0 = none, a1 = none, a2 = none, a3 = none;
     size_t i = begin;
@@ -1013,11 +1036,19 @@ range_f32_short(int is_min, int nan_ignore, const uint32_t *bits, size_t begin, 
     /* the floor in f32's own order (MIN: the k-th smallest, as the k-th largest negated);
      * -0.0 and +0.0 compare equal, as their keys do */
     const __m512i sign = _mm512_set1_epi32(is_min ? (int)0x80000000u : 0);
-    const float kth =
+    const __m512 kth =
         kth_lane_f32(_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a0), sign)), k);
-    const __m512 bound = _mm512_set1_ps(is_min ? -kth : kth);
+    return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(kth), sign));
+}
+
+/* Pass 2 of a short f32 range: its candidates against `bound`, as bits and positions to
+ * key_out and pos_out (at most end - begin of each); returns their count. */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t
+short_f32_candidates(int is_min, int nan_ignore, const uint32_t *bits, size_t begin, size_t end,
+                     __m512 bound, uint32_t *key_out, uint32_t *pos_out, const void *ahead)
+{
+    const float *x = (const float *)(const void *)bits;
     size_t count = 0;
-    /* the candidates to key and pos */
     if (!is_min) {
         if (nan_ignore) YAMR__TOPK_CPU_F32_FEW(_CMP_GE_OQ)
         else YAMR__TOPK_CPU_F32_FEW(_CMP_NLT_UQ)
@@ -1025,14 +1056,32 @@ range_f32_short(int is_min, int nan_ignore, const uint32_t *bits, size_t begin, 
         if (nan_ignore) YAMR__TOPK_CPU_F32_FEW(_CMP_LE_OQ)
         else YAMR__TOPK_CPU_F32_FEW(_CMP_NGT_UQ)
     }
-    /* the first 16 candidates, one load each after their stores */
-    *few_keys = _mm512_loadu_si512((const void *)s->key);
-    *few_at = _mm512_loadu_si512((const void *)s->pos);
-    *count_out = count;
+    return count;
 }
 
-/* range32_wide for a short f32 range (lv 1, at most 256 elements): range_f32_short's
- * candidates, keyed, placed by best_few or best_wide. */
+/* The k best of a short f32 range's count candidates (their bits in key, positions in pos),
+ * keyed, placed by best_few (up to 8) or best_wide (which reads s->key and s->pos). */
+YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t short_f32_place(const wide_keys *keys,
+                                                                    uint32_t *key,
+                                                                    const uint32_t *pos,
+                                                                    size_t count, size_t k,
+                                                                    const wide_scratch *s)
+{
+    if (count <= 8)
+        return best_few(s, keys32_avx512(keys, _mm512_loadu_si512((const void *)key)),
+                        _mm512_loadu_si512((const void *)pos), count, k);
+    for (size_t j = 0; j < count; j += 16) { /* to s->key and s->pos, keyed (slots hold a
+                                              * vector's overhang) */
+        _mm512_storeu_si512((void *)(s->key + j),
+                            keys32_avx512(keys, _mm512_loadu_si512((const void *)(key + j))));
+        if (pos != s->pos)
+            _mm512_storeu_si512((void *)(s->pos + j), _mm512_loadu_si512((const void *)(pos + j)));
+    }
+    return best_wide(s, count, k);
+}
+
+/* range32_wide for a short f32 range (lv 1, at most 256 elements): its bound, candidates and
+ * their placing. */
 YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_short_f32(const wide_keys *keys,
                                                                       int is_min, int nan_ignore,
                                                                       const uint32_t *x,
@@ -1041,14 +1090,10 @@ YAMR__TOPK_CPU_TARGET_AVX512 YAMR__CPU_INLINE size_t range32_short_f32(const wid
                                                                       const wide_scratch *s,
                                                                       const void *ahead)
 {
-    size_t count = 0;
-    __m512i few_keys = _mm512_setzero_si512(), few_at = _mm512_setzero_si512();
-    range_f32_short(is_min, nan_ignore, x, begin, end, k, s, ahead, &count, &few_keys, &few_at);
-    if (count <= 8) return best_few(s, keys32_avx512(keys, few_keys), few_at, count, k);
-    for (size_t j = 0; j < count; j += 16) /* (slots hold a vector's overhang) */
-        _mm512_storeu_si512((void *)(s->key + j),
-                            keys32_avx512(keys, _mm512_loadu_si512((const void *)(s->key + j))));
-    return best_wide(s, count, k);
+    const __m512 bound = short_f32_bound(is_min, (const float *)(const void *)x, begin, end, k);
+    const size_t count =
+        short_f32_candidates(is_min, nan_ignore, x, begin, end, bound, s->key, s->pos, ahead);
+    return short_f32_place(keys, s->key, s->pos, count, k, s);
 }
 
 /* The k best of [begin, end) of a row of 32-bit dtype t, as words in s->best; positions below
@@ -1262,6 +1307,37 @@ YAMR__TOPK_CPU_TARGET_AVX512 static void rows32_wide(const yamr__topk_call *c, s
     const size_t row_bytes = c->ld * 4 + 1;
     const size_t ahead = (YAMR__TOPK_CPU_AHEAD + row_bytes - 1) / row_bytes;
     const int prefetch = c->cols <= YAMR__TOPK_CPU_CHUNK;
+    if (c->dtype == YAMR_DTYPE_F32 && k <= YAMR__TOPK_CPU_SHORT_GROUP_K && c->cols <= 256) {
+        /* A row's steps are a chain (bound, candidates, placing) longer than the core's window
+         * holds: each step is taken for a group of rows before the next, so that the rows'
+         * chains overlap. Row g's candidates go to its own slots. */
+        const wide_keys keys = wide_keys_for(YAMR_DTYPE_F32, is_min, nan_ignore);
+        const size_t n = c->cols;
+        for (size_t g0 = r0; g0 < r1; g0 += YAMR__TOPK_CPU_SHORT_GROUP) {
+            const size_t rows = r1 - g0 < YAMR__TOPK_CPU_SHORT_GROUP ? r1 - g0
+                                                                    : YAMR__TOPK_CPU_SHORT_GROUP;
+            __m512 bound[YAMR__TOPK_CPU_SHORT_GROUP];
+            size_t count[YAMR__TOPK_CPU_SHORT_GROUP];
+            for (size_t g = 0; g < rows; ++g)
+                bound[g] = short_f32_bound(is_min, (const float *)c->in + (g0 + g) * c->ld, 0, n, k);
+            for (size_t g = 0; g < rows; ++g) {
+                const size_t r = g0 + g;
+                const size_t later = c->rows - r > ahead ? r + ahead : c->rows - 1;
+                count[g] = short_f32_candidates(
+                    is_min, nan_ignore, (const uint32_t *)c->in + r * c->ld, 0, n, bound[g],
+                    s->key + g * YAMR__TOPK_CPU_SHORT_SLOTS, s->pos + g * YAMR__TOPK_CPU_SHORT_SLOTS,
+                    (const uint32_t *)c->in + later * c->ld);
+            }
+            for (size_t g = 0; g < rows; ++g) {
+                const uint32_t *row = (const uint32_t *)c->in + (g0 + g) * c->ld;
+                const size_t got = short_f32_place(&keys, s->key + g * YAMR__TOPK_CPU_SHORT_SLOTS,
+                                                   s->pos + g * YAMR__TOPK_CPU_SHORT_SLOTS,
+                                                   count[g], k, s);
+                write_wide_row(c, g0 + g, row, s, got, empty);
+            }
+        }
+        return;
+    }
     if (c->dtype == YAMR_DTYPE_F32 && YAMR__TOPK_CPU_WIDE_LV(k) == 1 && c->cols <= 256) {
         const wide_keys keys = wide_keys_for(YAMR_DTYPE_F32, is_min, nan_ignore);
         for (size_t r = r0; r < r1; ++r) {
