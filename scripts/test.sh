@@ -40,9 +40,9 @@
 # cores. Waiting threads and ranks sleep rather than spin on those shared cores:
 # OMP_WAIT_POLICY=passive (unless set), and with MPICH's ch4:ucx test_mpi's ranks preload
 # .ci/mpi_idle_yield.c. The builds share one compiler cache (ccache, in build/ccache): a C or C++
-# source that several steps compile alike is compiled once. They use Ninja where it is installed. Each step reports its wall and CPU
-# seconds (cpu:95s/cpu160s; a background step's own, even where it ends during another), and
-# the last line the run's CPU seconds in all.
+# source that several steps compile alike is compiled once; they use Ninja where it is installed.
+# Each step reports its wall and CPU seconds (cpu:95s/cpu160s; a background step's own, even where
+# it ends during another), and the last line the run's CPU seconds in all.
 set -euo pipefail
 
 usage() { sed -n '2,45s/^# \{0,1\}//p' "$0"; }
