@@ -46,7 +46,7 @@
 # it ends during another), and the last line the run's CPU seconds in all.
 set -euo pipefail
 
-usage() { sed -n '2,45s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,/^set -euo pipefail/s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 install_only=0
