@@ -363,8 +363,8 @@ static void topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why,
                                "shuffles (k up to %d, at most %d elements a lane)",
                      (unsigned)YAMR__PLAN_LANES_PER_ROW(p), row->topk.lane_k, row->count);
         else if (p->kernel == YAMR_KERNEL_LANES_PER_ROW)
-            snprintf(why, cap, "a warp per row (rows of at most %d elements); %s",
-                     row->topk.warp_cols, lists);
+            snprintf(why, cap, "a warp per row (rows of at most %d bytes); %s",
+                     row->topk.warp_bytes, lists);
         else
             snprintf(why, cap, "a block per row; %s", lists);
     }

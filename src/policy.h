@@ -134,7 +134,7 @@ typedef struct {
                                   row and once for a block's part (each with its lanes a
                                   constant), or 1; a device pass before sm_80 takes 1
                                   (yamr__topk_scan_copies) */
-    int warp_cols;             /* TOPK_SELECT: rows of at most this many elements take a warp */
+    int warp_bytes;            /* TOPK_SELECT: rows of at most this many bytes take a warp */
     int lane_k;                /* TOPK_SELECT: k up to this (YAMR__TOPK_LANE_K_MAX at most) takes
                                   lane lists where a row needs fewer lanes than a warp's, at
                                   `count` elements a lane (hip_kernels/topk.hpp) */
@@ -148,9 +148,9 @@ typedef struct {
     int floor_own_blocks;      /* TOPK_LIST: rows split over at most this many blocks count each
                                   block's own part (in the L2), more count the whole row first */
 } yamr__topk_tuning;
-#define YAMR__TOPK(slots, mb_most, copies, warp_cols, lane_k, split_min, split_per_k,          \
+#define YAMR__TOPK(slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k,         \
                    split_blocks, floor_ratio, floor_own_blocks)                                \
-    {slots, mb_most, copies, warp_cols, lane_k, split_min, split_per_k, split_blocks,          \
+    {slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k, split_blocks,         \
      floor_ratio, floor_own_blocks}
 #define YAMR__NO_TOPK YAMR__TOPK(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
@@ -207,12 +207,12 @@ typedef struct {
 /* Top-k: the plan's variant is warp_shuffle, as every batched call's; the kernels merge with
  * their own sorting networks, not a block algorithm. */
 #define YAMR__ROW_TOPK_SELECT(X, id, fam, esize, threads, vectors, slots, mb, mb_most, copies,  \
-                              warp_cols, lane_k, lane_count, split_min, split_per_k,           \
+                              warp_bytes, lane_k, lane_count, split_min, split_per_k,          \
                               split_blocks, why)                                               \
     X(id, fam, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_SELECT, YAMR_VARIANT_WARP_SHUFFLE,      \
       threads, vectors, 0, 0, 0, lane_count, 0, mb, 0, 0, YAMR__INDEX_RANK, YAMR__MERGE_TOPK,   \
       YAMR__DONE_STREAM,                                                                       \
-      YAMR__TOPK(slots, mb_most, copies, warp_cols, lane_k, split_min, split_per_k,            \
+      YAMR__TOPK(slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k,           \
                  split_blocks, 0, 0),                                                          \
       why)
 #define YAMR__ROW_TOPK_LIST(X, id, fam, esize, threads, count, mb, split_min, split_per_k,      \
@@ -236,7 +236,7 @@ typedef struct {
  * elements a warp lane, bound. BLOCK: threads, vectors, bounds (32-, 64-bit). SPLIT: threads,
  * vectors, bound. SEGMENTS: threads, group lanes, elements a group lane, elements a warp lane,
  * block-team vectors, bound. TOPK_SELECT: element size (0: any), threads, vectors, most slots,
- * bounds (fewer slots, the most), scan copies, warp rows' elements, lane lists' k (at most) and
+ * bounds (fewer slots, the most), scan copies, warp rows' bytes, lane lists' k (at most) and
  * elements a lane, split block's elements (at least, per k), a split's blocks an SM (fewer
  * slots). TOPK_LIST: element size, threads, positions a thread loads at once, bound (also a
  * split's blocks an SM), split block's elements (at least, per k), the floor's (a row's elements
@@ -287,18 +287,19 @@ typedef struct {
     YAMR__ROW_SEGMENTS(X, nv_segments_e8, YAMR__NV, 8, 256, 8, 16, 16, 4, 4,                   \
                        "groups of 8: 4 would hold 64 registers of elements a lane (bfd0bba); " \
                        "bound 4 (b12442d)")                                                    \
-    YAMR__ROW_TOPK_SELECT(X, nv_topk_select_e8, YAMR__NV, 8, 256, 4, 4, 3, 2, 2, 4096, 8, 32,  \
+    YAMR__ROW_TOPK_SELECT(X, nv_topk_select_e8, YAMR__NV, 8, 256, 4, 4, 3, 2, 2, 32768, 8, 32, \
                           8192, 32, 3,                                                         \
                           "as nv_topk_select, but bound 3: at 4 a split row ran 5-15% slower " \
-                          "(H200: 64 x 128256 k50, 1 x 2^26 k1)")                              \
-    YAMR__ROW_TOPK_SELECT(X, nv_topk_select, YAMR__NV, 0, 256, 4, 4, 4, 2, 2, 4096, 8, 32,     \
+                          "(H200: 64 x 128256 k50, 1 x 2^26 k1); rows to 4096 a warp")       \
+    YAMR__ROW_TOPK_SELECT(X, nv_topk_select, YAMR__NV, 0, 256, 4, 4, 4, 2, 2, 16384, 8, 32,    \
                           8192, 32, 3,                                                         \
                           "4 slots (k <= 128): 8 took 183 us on 128 x 32000 k256, the shared " \
                           "list 124 (818be90); bounds 4 and 2: 64 and 128 registers (4, not "  \
                           "3: rows a warp or a block 2-25% faster, H200: 4096 x 4096 k8 62.7 " \
                           "-> 47.0 us); a split fills one wave of 3 blocks an SM (4: 3% "      \
                           "slower on 64 x 128256 k50; ac80388); 2 scan copies 2-5% faster "    \
-                          "(3f068b8); rows to 4096 a warp: 2048 or 65536 slower (ac80388); "   \
+                          "(3f068b8); rows to 16 KiB a warp (4096 f32: 2048 or 65536 slower, "\
+                          "ac80388; 8192 bf16: 2048 x 8000 k32 71.2 -> 49.8 us, H100); "      \
                           "lane lists of 32 elements a lane (16: 1.5% slower): 65536 x 128 k4 "\
                           "108 -> 32 us")                                                      \
     YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 8, 4, 8192, 32, 4, 8,               \
@@ -336,9 +337,10 @@ typedef struct {
                        "derived, not measured: 16 groups of 4 a wave of 64; bound 5")          \
     YAMR__ROW_SEGMENTS(X, cdna_segments_e8, YAMR__CDNA, 8, 256, 8, 16, 16, 4, 4,               \
                        "derived, not measured: 8 groups of 8 a wave of 64; bound 4")           \
-    YAMR__ROW_TOPK_SELECT(X, cdna_topk_select, YAMR__CDNA, 0, 256, 4, 4, 3, 2, 1, 4096, 8, 32,  \
+    YAMR__ROW_TOPK_SELECT(X, cdna_topk_select, YAMR__CDNA, 0, 256, 4, 4, 3, 2, 1, 16384, 8, 32, \
                           8192, 32, 3,                                                         \
-                          "derived, not measured: nv_topk_select_e8's values, k up to 256 in " \
+                          "derived, not measured: nv_topk_select's values, bound 3 (as "      \
+                          "nv_topk_select_e8), k up to 256 in "                                \
                           "64-lane waves; " YAMR__AMD_BOUND "; one scan copy for the "         \
                           "compiler's time (3f068b8)")                                         \
     YAMR__ROW_TOPK_LIST(X, cdna_topk_list, YAMR__CDNA, 0, 256, 8, 4, 8192, 32, 4, 8,           \
@@ -374,9 +376,10 @@ typedef struct {
                        "derived, not measured: 8 groups of 4 a wave of 32, as an NVIDIA warp") \
     YAMR__ROW_SEGMENTS(X, rdna_segments_e8, YAMR__RDNA, 8, 256, 8, 16, 16, 4, 4,               \
                        "derived, not measured: 4 groups of 8 a wave of 32, as an NVIDIA warp") \
-    YAMR__ROW_TOPK_SELECT(X, rdna_topk_select, YAMR__RDNA, 0, 256, 4, 4, 3, 2, 1, 4096, 8, 32,  \
+    YAMR__ROW_TOPK_SELECT(X, rdna_topk_select, YAMR__RDNA, 0, 256, 4, 4, 3, 2, 1, 16384, 8, 32, \
                           8192, 32, 3,                                                         \
-                          "derived, not measured: nv_topk_select_e8's values, 32-lane waves as "\
+                          "derived, not measured: nv_topk_select's values, bound 3 (as "      \
+                          "nv_topk_select_e8), 32-lane waves as "                              \
                           "an NVIDIA warp; one scan copy for the compiler's time (3f068b8)")   \
     YAMR__ROW_TOPK_LIST(X, rdna_topk_list, YAMR__RDNA, 0, 256, 8, 4, 8192, 32, 4, 8,           \
                         "derived, not measured: nv_topk_list's values; a list and buffer "     \

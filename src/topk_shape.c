@@ -72,7 +72,7 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
     if (slots == 0 || k > (size_t)row->topk.lane_k || lanes * (size_t)row->count < cols ||
         plan->index_bits != 32)
         lanes = (size_t)dev->warp_size;
-    if (slots > 0 && cols <= (size_t)row->topk.warp_cols) {
+    if (slots > 0 && cols * elem_size <= (size_t)row->topk.warp_bytes) {
         /* lanes of a row: a warp (the warp select) or fewer (lane lists) */
         plan->kernel = YAMR_KERNEL_LANES_PER_ROW;
         plan->shape = YAMR_ROWS_WARP_PER_ROW;

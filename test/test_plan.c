@@ -183,7 +183,7 @@ static void every_family_has_its_rows(void)
                 expect_row((yamr__family)f, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_SELECT);
             if (ts->topk.slots < 1 || (ts->topk.slots & (ts->topk.slots - 1)) || ts->vectors < 1 ||
                 ts->min_blocks < 1 || ts->topk.min_blocks_most_slots < 1 ||
-                ts->topk.scan_copies < 1 || ts->topk.scan_copies > 2 || ts->topk.warp_cols < 1 ||
+                ts->topk.scan_copies < 1 || ts->topk.scan_copies > 2 || ts->topk.warp_bytes < 1 ||
                 ts->topk.split_min < 1 || ts->topk.split_per_k < 1 ||
                 ts->topk.split_blocks < 1 || ts->topk.lane_k < 0 ||
                 ts->topk.lane_k > YAMR__TOPK_LANE_K_MAX || ts->count < 1)
@@ -335,7 +335,8 @@ static void sm90_rows_are_the_measured_ones(void)
     if (ts->threads != 256 || ts->vectors != 4 || ts->topk.slots != 4 || ts->min_blocks != 4 ||
         ts->topk.min_blocks_most_slots != 2 || ts->topk.split_blocks != 3 ||
         ts8->min_blocks != 3 || ts8->topk.split_blocks != 3 || ts->topk.scan_copies != 2 ||
-        ts->topk.warp_cols != 4096 || ts->topk.lane_k != 8 || ts->count != 32 ||
+        ts->topk.warp_bytes != 16384 || ts8->topk.warp_bytes != 32768 || ts->topk.lane_k != 8 ||
+        ts->count != 32 ||
         ts->topk.split_min != 8192 || ts->topk.split_per_k != 32 ||
         tl->count != 8 || tl2 != tl || tl8 != tl || tl->min_blocks != 4 ||
         tl->topk.split_min != 8192 || tl->topk.split_per_k != 32 ||

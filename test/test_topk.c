@@ -229,6 +229,8 @@ static const shape shapes[] = {
     {1, 1, 1, 0},      {3, 2, 2, 0},       {2, 31, 33, 1},     {4, 32, 32, 0},
     {3, 33, 40, 0},    {2, 255, 255, 0},   {2, 257, 261, 3},   {5, 1000, 1003, 1},
     {64, 128, 128, 0}, {400, 100, 100, 0}, {1, 4099, 4099, 0}, {2, 70001, 70001, 0},
+    /* a GPU block per row for 2-byte elements too (4099 of them take a warp: 16 KiB a warp) */
+    {2, 12000, 12000, 0},
     /* rows of several chunks of the CPU's AVX-512 pass (cpu_topk.c), not split */
     {3, 20000, 20011, 1},
     /* the shortest row the CPU splits over 2 threads (2 ranges of 65536 or more): under ASan
