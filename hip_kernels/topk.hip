@@ -40,7 +40,7 @@ static yamr_status topk_row_words(yamr__gpu *gpu, size_t rows, char *err, size_t
 }
 
 /* The select kernel of TOPK_SELECT row P with `slots` (a power of two, at most the row's). */
-template <int Bytes, bool Float, typename R, int P, int Q = yamr__policy_rows[P].topk.slots>
+template <int Bytes, typename R, int P, int Q = yamr__policy_rows[P].topk.slots>
 static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream,
                           const typename yamr__topk_width<Bytes>::storage *in,
                           const yamr__topk_args &a,
@@ -51,21 +51,21 @@ static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream
     constexpr int W = yamr__policy_warp_width(P);
     if constexpr (Q > 1) {
         if (slots < (unsigned)Q) {
-            launch_select<Bytes, Float, R, P, Q / 2>(p, slots, stream, in, a, values, indices, empty);
+            launch_select<Bytes, R, P, Q / 2>(p, slots, stream, in, a, values, indices, empty);
             return;
         }
     }
     /* the bound: the most slots' registers, or fewer slots' */
     constexpr int min_blocks =
         Q == row.topk.slots ? row.topk.min_blocks_most_slots : row.min_blocks;
-    yamr_topk_select_kernel<Bytes, Float, R, W, Q, row.vectors, row.topk.scan_copies, min_blocks>
+    yamr_topk_select_kernel<Bytes, R, W, Q, row.vectors, row.topk.scan_copies, min_blocks>
         <<<p->grid_blocks, row.threads, yamr__topk_select_smem<Bytes, W, Q, R>(), stream>>>(
             in, a, values, indices, empty);
 }
 
 /* Row P's kernel (TOPK_SELECT: the select kernel; TOPK_LIST: the shared list), then for a split
  * row the merge kernel. */
-template <int Bytes, bool Float, typename R, int P>
+template <int Bytes, typename R, int P>
 static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
 {
     typedef typename yamr__topk_width<Bytes>::storage storage;
@@ -119,7 +119,7 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
                 ((size_t)a.list_size + yamr__topk_buffer<yamr__topk_block_team>()) * sizeof(R);
             if constexpr (row.shape == YAMR__SHAPE_TOPK_SELECT) {
                 static_assert(yamr__topk_select_holds<Bytes, R>(), "launch_class() makes none");
-                launch_select<Bytes, Float, R, P>(p, slots, gpu->stream, in, a, values, indices, empty);
+                launch_select<Bytes, R, P>(p, slots, gpu->stream, in, a, values, indices, empty);
             } else {
                 /* the whole row's counts, once: level 1, then level 2 (topk.hpp, the floor) */
                 for (int phase = YAMR__TOPK_FLOOR_COUNT1;
@@ -127,11 +127,11 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
                      ++phase) {
                     yamr__topk_args counting = a;
                     counting.floor = phase;
-                    yamr_topk_kernel<Bytes, Float, R, W, row.count, row.min_blocks>
+                    yamr_topk_kernel<Bytes, R, W, row.count, row.min_blocks>
                         <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, counting, values,
                                                                            indices, empty);
                 }
-                yamr_topk_kernel<Bytes, Float, R, W, row.count, row.min_blocks>
+                yamr_topk_kernel<Bytes, R, W, row.count, row.min_blocks>
                     <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, a, values,
                                                                        indices, empty);
             }
@@ -155,11 +155,11 @@ constexpr bool yamr__topk_serves(int P, int bytes)
            yamr__policy_serves(P, bytes, YAMR__ACC_TOPK);
 }
 
-/* One instance per class of element (topk.hpp's key rules) and row of this build's vendor that
+/* One instance per element width (topk.hpp's key rules) and row of this build's vendor that
  * serves it; one-word ranks where the plan's index width is 32 bits (32-bit keys, every column
  * below 2^32 - 1); no select kernel for wide ranks of narrow keys (yamr__topk_select_holds).
  * Unsupported (nothing launched) for a row the build does not hold. */
-template <int Bytes, bool Float>
+template <int Bytes>
 static yamr_status launch_class(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
 {
     yamr_status s = YAMR_ERROR_UNSUPPORTED;
@@ -168,13 +168,13 @@ static yamr_status launch_class(yamr__gpu *gpu, const yamr__topk_call *c, char *
         if constexpr (yamr__topk_serves(P, Bytes)) {
             if constexpr (Bytes <= 4) {
                 if (c->plan->index_bits == 32) {
-                    s = launch_topk<Bytes, Float, yamr__rank32, P>(gpu, c, err, errlen);
+                    s = launch_topk<Bytes, yamr__rank32, P>(gpu, c, err, errlen);
                     return;
                 }
             }
             if constexpr (yamr__policy_rows[P].shape != YAMR__SHAPE_TOPK_SELECT ||
                           yamr__topk_select_holds<Bytes, yamr__rank64>())
-                s = launch_topk<Bytes, Float, yamr__rank64, P>(gpu, c, err, errlen);
+                s = launch_topk<Bytes, yamr__rank64, P>(gpu, c, err, errlen);
         }
     });
     return s;
@@ -197,12 +197,12 @@ extern "C" yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *c, 
     YAMR_HIP_TRY(on_device.status(), err, errlen);
     switch (c->dtype) {
     case YAMR_DTYPE_F16:
-    case YAMR_DTYPE_BF16: return launch_class<2, true>(gpu, c, err, errlen);
-    case YAMR_DTYPE_F32: return launch_class<4, true>(gpu, c, err, errlen);
+    case YAMR_DTYPE_BF16: return launch_class<2>(gpu, c, err, errlen);
+    case YAMR_DTYPE_F32:
     case YAMR_DTYPE_I32:
-    case YAMR_DTYPE_U32: return launch_class<4, false>(gpu, c, err, errlen);
+    case YAMR_DTYPE_U32: return launch_class<4>(gpu, c, err, errlen);
     case YAMR_DTYPE_F64:
-    case YAMR_DTYPE_I64: return launch_class<8, true>(gpu, c, err, errlen);
+    case YAMR_DTYPE_I64: return launch_class<8>(gpu, c, err, errlen);
     }
     return YAMR_ERROR_UNSUPPORTED;
 }

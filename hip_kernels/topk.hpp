@@ -761,16 +761,16 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
 /* ---- Kernels ---- */
 
 /*
- * Top-k keys: one kernel instance per class of element, not per dtype. The classes: 2-byte
- * floats (f16, bf16: yamr__key_half of yamr_keys.h, the infinity's bits as data), 4-byte floats
- * (the device key of dtype_traits.hpp), 4-byte integers (signed or not: the sign mask as data),
- * and 8-byte elements (f64 and i64: which of the two keys, as data). Keys order elements as
- * yamr_keys.h does, so the tests' host reference checks them.
+ * Top-k keys: one kernel instance per element width, not per dtype. 2 bytes: floats (f16, bf16:
+ * yamr__key_half of yamr_keys.h, the infinity's bits as data); 4 bytes (f32, i32, u32) and
+ * 8 bytes (f64, i64): a float's key (dtype_traits.hpp) or an integer's (the sign mask as data),
+ * which one as data. Keys order elements as yamr_keys.h does, so the tests' host reference
+ * checks them.
  */
 struct yamr__topk_key_rule {
     unsigned long long sign_mask;
     unsigned inf;
-    int floats; /* 8 bytes: f64 (else i64) */
+    int floats; /* 4 and 8 bytes: f32, f64 (else an integer) */
 };
 
 /* The rule of a dtype (host). */
@@ -782,6 +782,7 @@ inline yamr__topk_key_rule yamr__topk_key_rule_of(yamr_dtype t)
     case YAMR_DTYPE_BF16: k.inf = YAMR_BF16_INF; break;
     case YAMR_DTYPE_I32: k.sign_mask = 0x80000000ull; break;
     case YAMR_DTYPE_I64: k.sign_mask = 0x8000000000000000ull; break;
+    case YAMR_DTYPE_F32:
     case YAMR_DTYPE_F64: k.floats = 1; break;
     default: break;
     }
@@ -868,9 +869,9 @@ __device__ inline void yamr__reg_write(const R (&v)[N], const yamr__topk_args &a
     }
 }
 
-/* The element ranks of a row: false for a NaN under YAMR_NAN_IGNORE. Float: the class holds
- * floats (8 bytes: f64 and i64 are one class, Float true). */
-template <int Bytes, bool Float, typename R>
+/* The element ranks of a row: false for a NaN under YAMR_NAN_IGNORE. One class a width: 4- and
+ * 8 bytes hold floats and integers alike (which key, as data). */
+template <int Bytes, typename R>
 struct yamr__topk_elements {
     typedef typename yamr__topk_width<Bytes>::storage item;
     typedef typename yamr__topk_width<Bytes>::key key_type;
@@ -879,24 +880,23 @@ struct yamr__topk_elements {
     yamr__key_mode<key_type> mode; /* MIN's flip; the NaN key (top: PROPAGATE, bottom: IGNORE) */
     key_type sign_mask; /* integers: the sign bit (signed) or 0 (unsigned) */
     key_type inf;       /* 2-byte floats: the infinity's bits */
-    bool floats;        /* 8 bytes: f64's key, else an integer's */
+    bool floats;        /* 4 and 8 bytes: f32's or f64's key, else an integer's */
     bool skip_bottom;   /* floats under YAMR_NAN_IGNORE: the bottom key is a NaN */
     __device__ inline item load(long long i) const { return row[i]; }
     __device__ inline key_type key(item x) const
     {
-        if constexpr (Bytes == 8) {
-            return floats ? yamr__device_key_f64(__longlong_as_double((long long)x), mode)
-                          : (key_type)x ^ sign_mask ^ mode.flip;
-        } else if constexpr (!Float) {
-            return (key_type)x ^ sign_mask ^ mode.flip;
-        } else if constexpr (Bytes == 2) { /* the host's 16-bit key (yamr_keys.h) */
+        if constexpr (Bytes == 2) { /* the host's 16-bit key (yamr_keys.h) */
             return yamr__key_half(x, inf, mode.flip != 0, mode.nan_key == 0);
-        } else {
+        } else if (!floats) {
+            return (key_type)x ^ sign_mask ^ mode.flip;
+        } else if constexpr (Bytes == 4) {
             return yamr__device_key_f32(__uint_as_float(x), mode);
+        } else {
+            return yamr__device_key_f64(__longlong_as_double((long long)x), mode);
         }
     }
     /* Whether an element of this key is one (a NaN under YAMR_NAN_IGNORE is not). */
-    __device__ inline bool counts(key_type key) const { return !(Float && skip_bottom && key == 0); }
+    __device__ inline bool counts(key_type key) const { return !(skip_bottom && key == 0); }
     __device__ inline bool rank(item x, long long i, R &r) const
     {
         const key_type k = key(x);
@@ -907,21 +907,21 @@ struct yamr__topk_elements {
 
 /* skip_bottom: the launcher passes nan_ignore only for float dtypes (an integer's bottom key is an
  * element). */
-template <int Bytes, bool Float, typename R>
-__device__ inline yamr__topk_elements<Bytes, Float, R>
+template <int Bytes, typename R>
+__device__ inline yamr__topk_elements<Bytes, R>
 yamr__topk_elements_of(const yamr__topk_args &a,
                        const typename yamr__topk_width<Bytes>::storage *in, long long row,
                        long long first)
 {
     typedef typename yamr__topk_width<Bytes>::key key_type;
-    yamr__topk_elements<Bytes, Float, R> at;
+    yamr__topk_elements<Bytes, R> at;
     at.row = in + row * a.ld + first;
     at.first = first;
     at.mode = yamr__key_mode_of<key_type>(a.is_min, a.nan_ignore);
     at.sign_mask = (key_type)a.key.sign_mask;
     at.inf = (key_type)a.key.inf;
     at.floats = a.key.floats != 0;
-    at.skip_bottom = Float && a.nan_ignore;
+    at.skip_bottom = a.nan_ignore;
     return at;
 }
 
@@ -1260,7 +1260,7 @@ __device__ inline void yamr__topk_count_row(const yamr__topk_args &a, long long 
 
 /* Blocks stride over (row, part of the row) pairs: the answer, or a partial list. A TOPK_LIST
  * row's values: Unroll positions a thread loads at once, MinBlocks its bound. */
-template <int Bytes, bool Float, typename R, int WarpSize, int Unroll, int MinBlocks>
+template <int Bytes, typename R, int WarpSize, int Unroll, int MinBlocks>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS, MinBlocks)
 yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
                  yamr__topk_args a, typename yamr__topk_width<Bytes>::storage *values,
@@ -1281,8 +1281,8 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
     for (long long w = blockIdx.x; w < a.rows * a.blocks_per_row; w += gridDim.x) {
         const yamr__topk_part part = yamr__topk_part_of(a, w);
         const long long row = part.row, first = part.first, n = part.n > 0 ? part.n : 0;
-        const yamr__topk_elements<Bytes, Float, R> src =
-            yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first);
+        const yamr__topk_elements<Bytes, R> src =
+            yamr__topk_elements_of<Bytes, R>(a, in, row, first);
         if (counting) {
             yamr__topk_count_row<Team, WarpSize, unroll>(a, row, first, n, src, counts,
                                                          floor_scratch);
@@ -1383,7 +1383,7 @@ __device__ inline Key yamr__lane_kth(Key m, int lanes, int k)
  * before the row's first and after its last 16-byte boundary (misaligned rows) enter without.
  * One-word ranks only (src/topk_shape.c plans so): in the kernel of two-word ranks, the warp
  * select ran 3-5% slower beside it (not inlined: 8-28% slower). */
-template <int WarpSize, int T, int Vectors, int Bytes, bool Float, typename R>
+template <int WarpSize, int T, int Vectors, int Bytes, typename R>
 __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
                                        const typename yamr__topk_width<Bytes>::storage *in,
                                        typename yamr__topk_width<Bytes>::storage *values,
@@ -1403,8 +1403,8 @@ __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
          base < a.rows; base += stride) { /* the same trips in every lane of the warp */
         const long long row = base + lane / lanes;
         const bool mine = row < a.rows;
-        const yamr__topk_elements<Bytes, Float, R> src =
-            yamr__topk_elements_of<Bytes, Float, R>(a, in, mine ? row : 0, 0);
+        const yamr__topk_elements<Bytes, R> src =
+            yamr__topk_elements_of<Bytes, R>(a, in, mine ? row : 0, 0);
         const int misaligned = (int)(((uintptr_t)src.row / sizeof(S)) % per_vec);
         const int head = !misaligned ? 0 : per_vec - misaligned < n ? per_vec - misaligned : (int)n;
         const long long vectors = mine ? (n - head) / per_vec : 0;
@@ -1506,7 +1506,7 @@ __host__ __device__ constexpr int yamr__topk_scan_copies(int row_copies)
  * pairwise (log2 warps steps) and write the answer or the part's list. A TOPK_SELECT row's
  * values: Vectors a thread loads at once, ScanCopies, and MinBlocks, the bound for Q slots.
  */
-template <int Bytes, bool Float, typename R, int WarpSize, int Q, int Vectors, int ScanCopies,
+template <int Bytes, typename R, int WarpSize, int Q, int Vectors, int ScanCopies,
           int MinBlocks>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS, MinBlocks)
 yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
@@ -1525,10 +1525,10 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
     if constexpr (Q == 1 && std::is_same<R, yamr__rank32>::value) {
         if (a.lanes_per_row > 0 && a.lanes_per_row < WarpSize) {
             if (a.k <= YAMR__TOPK_LANE_K_MAX / 2)
-                yamr__lane_rows<WarpSize, YAMR__TOPK_LANE_K_MAX / 2, Vectors, Bytes, Float, R>(
+                yamr__lane_rows<WarpSize, YAMR__TOPK_LANE_K_MAX / 2, Vectors, Bytes, R>(
                     a, in, values, indices, empty);
             else
-                yamr__lane_rows<WarpSize, YAMR__TOPK_LANE_K_MAX, Vectors, Bytes, Float, R>(
+                yamr__lane_rows<WarpSize, YAMR__TOPK_LANE_K_MAX, Vectors, Bytes, R>(
                     a, in, values, indices, empty);
             return;
         }
@@ -1552,15 +1552,15 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
         if constexpr (yamr__topk_scan_copies(ScanCopies) == 2) {
             if (by_warp)
                 yamr__select_scan<WarpSize, Q, unroll>(
-                    sel, n, yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first), lane,
+                    sel, n, yamr__topk_elements_of<Bytes, R>(a, in, row, first), lane,
                     WarpSize, true);
             else
                 yamr__select_scan<WarpSize, Q, unroll>(
-                    sel, n > 0 ? n : 0, yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first),
+                    sel, n > 0 ? n : 0, yamr__topk_elements_of<Bytes, R>(a, in, row, first),
                     (int)threadIdx.x, YAMR__TOPK_THREADS, false);
         } else {
             yamr__select_scan<WarpSize, Q, unroll>(
-                sel, n > 0 ? n : 0, yamr__topk_elements_of<Bytes, Float, R>(a, in, row, first),
+                sel, n > 0 ? n : 0, yamr__topk_elements_of<Bytes, R>(a, in, row, first),
                 by_warp ? lane : (int)threadIdx.x, by_warp ? WarpSize : YAMR__TOPK_THREADS,
                 by_warp);
         }
