@@ -1624,6 +1624,65 @@ __device__ inline R yamr__topk_sample_kth(const R *ranks, const yamr__topk_args 
     return yamr__topk_warp_kth<WarpSize>(v, a.k);
 }
 
+/* How many ranks of a sorted list (largest first) are above x. */
+template <typename R>
+__device__ inline int yamr__ranks_above(const R *list, int n, R x)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (yamr__rank_gt(list[mid], x)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The merge of few lists (YAMR__TOPK_RANK_MERGE_LISTS at most, all in the buffer): a rank's place
+ * in the answer is its place in its own list plus the ranks above it in each other list (binary
+ * searches in shared memory; no two ranks are equal, the lists' columns differ), and its thread
+ * writes it there: three block syncs where the sorts of yamr_topk_merge_kernel take dozens.
+ * A rank costs (lists - 1) searches, so many lists (one long row) keep the sorts. */
+#define YAMR__TOPK_RANK_MERGE_LISTS 8
+template <typename Team, int Bytes, typename R>
+__device__ inline void yamr__topk_rank_merge(R *s, int *count, const R *ranks, int lists,
+                                             const yamr__topk_args &a, long long row,
+                                             const typename yamr__topk_width<Bytes>::storage *in_row,
+                                             typename yamr__topk_width<Bytes>::storage *values,
+                                             long long *indices,
+                                             typename yamr__topk_width<Bytes>::storage empty)
+{
+    const int k = a.k, total = lists * k;
+    for (int i = Team::rank(); i < total; i += Team::size) s[i] = ranks[i];
+    if (Team::rank() == 0) *count = 0;
+    Team::sync();
+    /* the answer's elements: each list's ranks above the bottom */
+    if (Team::rank() < lists)
+        atomicAdd(count, yamr__ranks_above(s + Team::rank() * k, k, yamr__rank_bottom<R>()));
+    const long long out = row * a.out_k + a.out_first;
+    for (int i = Team::rank(); i < total; i += Team::size) {
+        const R x = s[i];
+        const long long col = yamr__rank_col(x);
+        if (col < 0) continue;
+        const int own = i / k;
+        int place = i - own * k;
+        for (int m = 0; m < lists && place < k; ++m)
+            if (m != own) place += yamr__ranks_above(s + m * k, k, x);
+        if (place >= k) continue;
+        values[out + place] = in_row[col];
+        if (indices) indices[out + place] = col;
+        if (a.write_bounds && place == k - 1) ((R *)a.bounds)[row] = x;
+    }
+    Team::sync();
+    const int found = *count;
+    for (int j = found + Team::rank(); j < k; j += Team::size) {
+        values[out + j] = empty;
+        if (indices) indices[out + j] = -1;
+    }
+    if (a.write_bounds && found < k && Team::rank() == 0)
+        ((R *)a.bounds)[row] = yamr__rank_bottom<R>();
+    Team::sync(); /* the buffer and the count are the next row's */
+}
+
 /*
  * A block per row merges the row's partial lists and writes the answer. The lists are sorted, so
  * they are read depth first (every list's first rank, then every list's second, ...), a group of
@@ -1648,6 +1707,11 @@ yamr_topk_merge_kernel(const typename yamr__topk_width<Bytes>::storage *__restri
             yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
         const R *ranks = (const R *)a.partials + row * total;
         if (a.row_words && threadIdx.x == 0) ((unsigned long long *)a.row_words)[row] = 0;
+        if (lists <= YAMR__TOPK_RANK_MERGE_LISTS && total <= yamr__topk_buffer<Team>()) {
+            yamr__topk_rank_merge<Team, Bytes>((R *)yamr__topk_smem, &count, ranks, (int)lists, a,
+                                               row, in + row * a.ld, values, indices, empty);
+            continue;
+        }
         /* Each list alone holds k ranks at least as large as its k-th: the largest k-th is a
          * lower bound of the answer's k-th. So is the k-th of a sample (yamr__topk_sample_kth):
          * where the lists are many (a long row, small k) or k is near their total, it is near the
