@@ -63,9 +63,9 @@ static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream
             in, a, values, indices, empty);
 }
 
-/* Row P's kernel (TOPK_SELECT: the select kernel; TOPK_LIST: the shared list), then for a split
- * row the merge kernel. */
-template <int Bytes, typename R, int P>
+/* Row P's kernel (TOPK_SELECT: the select kernel; TOPK_LIST: the shared list, computing Keys),
+ * then for a split row the merge kernel. */
+template <int Bytes, int Keys, typename R, int P>
 static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
 {
     typedef typename yamr__topk_width<Bytes>::storage storage;
@@ -127,11 +127,11 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
                      ++phase) {
                     yamr__topk_args counting = a;
                     counting.floor = phase;
-                    yamr_topk_kernel<Bytes, R, W, row.count, row.min_blocks>
+                    yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks>
                         <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, counting, values,
                                                                            indices, empty);
                 }
-                yamr_topk_kernel<Bytes, R, W, row.count, row.min_blocks>
+                yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks>
                     <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, a, values,
                                                                        indices, empty);
             }
@@ -155,11 +155,11 @@ constexpr bool yamr__topk_serves(int P, int bytes)
            yamr__policy_serves(P, bytes, YAMR__ACC_TOPK);
 }
 
-/* One instance per element width (topk.hpp's key rules) and row of this build's vendor that
- * serves it; one-word ranks where the plan's index width is 32 bits (32-bit keys, every column
+/* One instance per element width (topk.hpp's key rules; the shared list's per key, Keys) and
+ * row of this build's vendor that serves it; one-word ranks where the plan's index width is 32 bits (32-bit keys, every column
  * below 2^32 - 1); no select kernel for wide ranks of narrow keys (yamr__topk_select_holds).
  * Unsupported (nothing launched) for a row the build does not hold. */
-template <int Bytes>
+template <int Bytes, int Keys>
 static yamr_status launch_class(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
 {
     yamr_status s = YAMR_ERROR_UNSUPPORTED;
@@ -168,13 +168,13 @@ static yamr_status launch_class(yamr__gpu *gpu, const yamr__topk_call *c, char *
         if constexpr (yamr__topk_serves(P, Bytes)) {
             if constexpr (Bytes <= 4) {
                 if (c->plan->index_bits == 32) {
-                    s = launch_topk<Bytes, yamr__rank32, P>(gpu, c, err, errlen);
+                    s = launch_topk<Bytes, Keys, yamr__rank32, P>(gpu, c, err, errlen);
                     return;
                 }
             }
             if constexpr (yamr__policy_rows[P].shape != YAMR__SHAPE_TOPK_SELECT ||
                           yamr__topk_select_holds<Bytes, yamr__rank64>())
-                s = launch_topk<Bytes, yamr__rank64, P>(gpu, c, err, errlen);
+                s = launch_topk<Bytes, Keys, yamr__rank64, P>(gpu, c, err, errlen);
         }
     });
     return s;
@@ -197,12 +197,12 @@ extern "C" yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *c, 
     YAMR_HIP_TRY(on_device.status(), err, errlen);
     switch (c->dtype) {
     case YAMR_DTYPE_F16:
-    case YAMR_DTYPE_BF16: return launch_class<2>(gpu, c, err, errlen);
-    case YAMR_DTYPE_F32:
+    case YAMR_DTYPE_BF16: return launch_class<2, YAMR__KEYS_FLOAT>(gpu, c, err, errlen);
+    case YAMR_DTYPE_F32: return launch_class<4, YAMR__KEYS_FLOAT>(gpu, c, err, errlen);
     case YAMR_DTYPE_I32:
-    case YAMR_DTYPE_U32: return launch_class<4>(gpu, c, err, errlen);
+    case YAMR_DTYPE_U32: return launch_class<4, YAMR__KEYS_INT>(gpu, c, err, errlen);
     case YAMR_DTYPE_F64:
-    case YAMR_DTYPE_I64: return launch_class<8>(gpu, c, err, errlen);
+    case YAMR_DTYPE_I64: return launch_class<8, YAMR__KEYS_EITHER>(gpu, c, err, errlen);
     }
     return YAMR_ERROR_UNSUPPORTED;
 }

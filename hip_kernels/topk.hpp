@@ -761,11 +761,11 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
 /* ---- Kernels ---- */
 
 /*
- * Top-k keys: one kernel instance per element width, not per dtype. 2 bytes: floats (f16, bf16:
+ * Top-k keys: kernel instances per element width, not per dtype. 2 bytes: floats (f16, bf16:
  * yamr__key_half of yamr_keys.h, the infinity's bits as data); 4 bytes (f32, i32, u32) and
  * 8 bytes (f64, i64): a float's key (dtype_traits.hpp) or an integer's (the sign mask as data),
- * which one as data. Keys order elements as yamr_keys.h does, so the tests' host reference
- * checks them.
+ * which one as data, or for the shared list of 4 bytes an instance each (yamr__topk_keys). Keys
+ * order elements as yamr_keys.h does, so the tests' host reference checks them.
  */
 struct yamr__topk_key_rule {
     unsigned long long sign_mask;
@@ -869,9 +869,14 @@ __device__ inline void yamr__reg_write(const R (&v)[N], const yamr__topk_args &a
     }
 }
 
-/* The element ranks of a row: false for a NaN under YAMR_NAN_IGNORE. One class a width: 4- and
- * 8 bytes hold floats and integers alike (which key, as data). */
-template <int Bytes, typename R>
+/* Which key an instance computes: a float's, an integer's, or either (the dtype's, as data). The
+ * select kernels take either (one instance a width: they wait on memory, the choice costs
+ * nothing measurable); the shared-list kernel, bound by its instructions, takes the dtype's own
+ * for 4 bytes (either: 1 x 2^26 k 1024 9% slower on an H100, f32 and i32 alike). */
+enum yamr__topk_keys { YAMR__KEYS_FLOAT, YAMR__KEYS_INT, YAMR__KEYS_EITHER };
+
+/* The element ranks of a row: false for a NaN under YAMR_NAN_IGNORE. */
+template <int Bytes, int Keys, typename R>
 struct yamr__topk_elements {
     typedef typename yamr__topk_width<Bytes>::storage item;
     typedef typename yamr__topk_width<Bytes>::key key_type;
@@ -887,7 +892,7 @@ struct yamr__topk_elements {
     {
         if constexpr (Bytes == 2) { /* the host's 16-bit key (yamr_keys.h) */
             return yamr__key_half(x, inf, mode.flip != 0, mode.nan_key == 0);
-        } else if (!floats) {
+        } else if (Keys == YAMR__KEYS_INT || (Keys == YAMR__KEYS_EITHER && !floats)) {
             return (key_type)x ^ sign_mask ^ mode.flip;
         } else if constexpr (Bytes == 4) {
             return yamr__device_key_f32(__uint_as_float(x), mode);
@@ -907,14 +912,14 @@ struct yamr__topk_elements {
 
 /* skip_bottom: the launcher passes nan_ignore only for float dtypes (an integer's bottom key is an
  * element). */
-template <int Bytes, typename R>
-__device__ inline yamr__topk_elements<Bytes, R>
+template <int Bytes, int Keys, typename R>
+__device__ inline yamr__topk_elements<Bytes, Keys, R>
 yamr__topk_elements_of(const yamr__topk_args &a,
                        const typename yamr__topk_width<Bytes>::storage *in, long long row,
                        long long first)
 {
     typedef typename yamr__topk_width<Bytes>::key key_type;
-    yamr__topk_elements<Bytes, R> at;
+    yamr__topk_elements<Bytes, Keys, R> at;
     at.row = in + row * a.ld + first;
     at.first = first;
     at.mode = yamr__key_mode_of<key_type>(a.is_min, a.nan_ignore);
@@ -1260,7 +1265,7 @@ __device__ inline void yamr__topk_count_row(const yamr__topk_args &a, long long 
 
 /* Blocks stride over (row, part of the row) pairs: the answer, or a partial list. A TOPK_LIST
  * row's values: Unroll positions a thread loads at once, MinBlocks its bound. */
-template <int Bytes, typename R, int WarpSize, int Unroll, int MinBlocks>
+template <int Bytes, int Keys, typename R, int WarpSize, int Unroll, int MinBlocks>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS, MinBlocks)
 yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
                  yamr__topk_args a, typename yamr__topk_width<Bytes>::storage *values,
@@ -1281,8 +1286,8 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
     for (long long w = blockIdx.x; w < a.rows * a.blocks_per_row; w += gridDim.x) {
         const yamr__topk_part part = yamr__topk_part_of(a, w);
         const long long row = part.row, first = part.first, n = part.n > 0 ? part.n : 0;
-        const yamr__topk_elements<Bytes, R> src =
-            yamr__topk_elements_of<Bytes, R>(a, in, row, first);
+        const yamr__topk_elements<Bytes, Keys, R> src =
+            yamr__topk_elements_of<Bytes, Keys, R>(a, in, row, first);
         if (counting) {
             yamr__topk_count_row<Team, WarpSize, unroll>(a, row, first, n, src, counts,
                                                          floor_scratch);
@@ -1403,8 +1408,8 @@ __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
          base < a.rows; base += stride) { /* the same trips in every lane of the warp */
         const long long row = base + lane / lanes;
         const bool mine = row < a.rows;
-        const yamr__topk_elements<Bytes, R> src =
-            yamr__topk_elements_of<Bytes, R>(a, in, mine ? row : 0, 0);
+        const yamr__topk_elements<Bytes, YAMR__KEYS_EITHER, R> src =
+            yamr__topk_elements_of<Bytes, YAMR__KEYS_EITHER, R>(a, in, mine ? row : 0, 0);
         const int misaligned = (int)(((uintptr_t)src.row / sizeof(S)) % per_vec);
         const int head = !misaligned ? 0 : per_vec - misaligned < n ? per_vec - misaligned : (int)n;
         const long long vectors = mine ? (n - head) / per_vec : 0;
@@ -1549,20 +1554,18 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
         }
         sel.open(lists + warp * Select::buffer, a.k, by_warp ? NULL : &team_word,
                  a.blocks_per_row > 1 ? (unsigned long long *)a.row_words + row : NULL);
+        const yamr__topk_elements<Bytes, YAMR__KEYS_EITHER, R> src =
+            yamr__topk_elements_of<Bytes, YAMR__KEYS_EITHER, R>(a, in, row, first);
         if constexpr (yamr__topk_scan_copies(ScanCopies) == 2) {
             if (by_warp)
-                yamr__select_scan<WarpSize, Q, unroll>(
-                    sel, n, yamr__topk_elements_of<Bytes, R>(a, in, row, first), lane,
-                    WarpSize, true);
+                yamr__select_scan<WarpSize, Q, unroll>(sel, n, src, lane, WarpSize, true);
             else
-                yamr__select_scan<WarpSize, Q, unroll>(
-                    sel, n > 0 ? n : 0, yamr__topk_elements_of<Bytes, R>(a, in, row, first),
-                    (int)threadIdx.x, YAMR__TOPK_THREADS, false);
+                yamr__select_scan<WarpSize, Q, unroll>(sel, n > 0 ? n : 0, src, (int)threadIdx.x,
+                                                       YAMR__TOPK_THREADS, false);
         } else {
             yamr__select_scan<WarpSize, Q, unroll>(
-                sel, n > 0 ? n : 0, yamr__topk_elements_of<Bytes, R>(a, in, row, first),
-                by_warp ? lane : (int)threadIdx.x, by_warp ? WarpSize : YAMR__TOPK_THREADS,
-                by_warp);
+                sel, n > 0 ? n : 0, src, by_warp ? lane : (int)threadIdx.x,
+                by_warp ? WarpSize : YAMR__TOPK_THREADS, by_warp);
         }
         if (!by_warp) { /* the block's warps merge their lists pairwise */
 #pragma unroll 1
