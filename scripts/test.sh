@@ -210,6 +210,20 @@ configure_and_build() {
   cmake --build "$1" -j "$jobs"
 }
 
+# build_gpu_first <folder> <pattern>: a folder's GPU objects (the Ninja outputs that match the
+# pattern: nvcc's, hipcc's), then the rest. They take most of (c)'s and (d)'s time, and (a),
+# started beside them, has compiled the C sources by the time they come: ccache hands its
+# objects over. Built in the default order, both steps reached cpu_topk.c (11 CPU s), the other
+# C sources and the tests while (a) was still compiling them, and compiled them again.
+build_gpu_first() {
+  local dir=$1 pattern=$2 objects=()
+  if [[ -f $dir/build.ninja ]]; then
+    mapfile -t objects < <(ninja -C "$dir" -t targets all | sed -n 's/: .*//p' | grep -E "$pattern")
+    ((${#objects[@]} == 0)) || ninja -C "$dir" -j "$jobs" "${objects[@]}"
+  fi
+  cmake --build "$dir" -j "$jobs"
+}
+
 # quick_tests <folder> [ctest arguments...]: the quick tests, or a note when that build has tests
 # switched off.
 quick_tests() {
@@ -341,8 +355,8 @@ step_abi() {
 # nvcc --threads: a source's architectures compile side by side (topk.hip's three took 280 CPU s
 # one after the other); the same compiles, the same objects.
 step_nvidia() {
-  configure_and_build build/nvidia -DYAMR_PLATFORM=nvidia -DCMAKE_CUDA_FLAGS=--threads=0 \
-    "$(mpi_preflags)"
+  configure build/nvidia -DYAMR_PLATFORM=nvidia -DCMAKE_CUDA_FLAGS=--threads=0 "$(mpi_preflags)"
+  build_gpu_first build/nvidia '\.(hip|cu)\.o$'
   if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
     echo "GPU: $(nvidia-smi -L | head -n 1)"
   else
@@ -399,7 +413,7 @@ step_amd() {
   local no_width=0
   hipcc -std=c++17 $isa_flags $view -x hip --cuda-device-only -S --offload-arch=gfx1030 \
     -o /dev/null hip_kernels/grid_reduce.hip > build/amd/isa/no-width.log 2>&1 || no_width=1
-  cmake --build build/amd -j "$jobs"
+  build_gpu_first build/amd '^[^/].*_hip/[^/]*\.o$'
   echo "built for AMD; nothing runs here (no AMD GPU)"
   echo "-- AMD assembly, Debian's hipcc (HIP 5.2, __AMDGCN_WAVEFRONT_SIZE defined): the build's"
   python3 test/amd/check_isa.py --asm-dir build/amd/yamr_objects_hip \
