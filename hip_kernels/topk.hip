@@ -156,9 +156,10 @@ constexpr bool yamr__topk_serves(int P, int bytes)
 }
 
 /* One instance per element width (topk.hpp's key rules; the shared list's per key, Keys) and
- * row of this build's vendor that serves it; one-word ranks where the plan's index width is 32 bits (32-bit keys, every column
- * below 2^32 - 1); no select kernel for wide ranks of narrow keys (yamr__topk_select_holds).
- * Unsupported (nothing launched) for a row the build does not hold. */
+ * row of this build's vendor that serves it; one-word ranks where the plan's index width is 32
+ * bits (32-bit keys, every column below 2^32 - 1); no select kernel for wide ranks of narrow
+ * keys (yamr__topk_select_holds). Unsupported (nothing launched) for a row the build does not
+ * hold. */
 template <int Bytes, int Keys>
 static yamr_status launch_class(yamr__gpu *gpu, const yamr__topk_call *c, char *err, size_t errlen)
 {

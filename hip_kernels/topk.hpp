@@ -1647,12 +1647,11 @@ __device__ inline int yamr__ranks_above(const R *list, int n, R x)
  * A rank costs (lists - 1) searches, so many lists (one long row) keep the sorts. */
 #define YAMR__TOPK_RANK_MERGE_LISTS 8
 template <typename Team, int Bytes, typename R>
-__device__ inline void yamr__topk_rank_merge(R *s, int *count, const R *ranks, int lists,
-                                             const yamr__topk_args &a, long long row,
-                                             const typename yamr__topk_width<Bytes>::storage *in_row,
-                                             typename yamr__topk_width<Bytes>::storage *values,
-                                             long long *indices,
-                                             typename yamr__topk_width<Bytes>::storage empty)
+__device__ inline void
+yamr__topk_rank_merge(R *s, int *count, const R *ranks, int lists, const yamr__topk_args &a,
+                      long long row, const typename yamr__topk_width<Bytes>::storage *in_row,
+                      typename yamr__topk_width<Bytes>::storage *values, long long *indices,
+                      typename yamr__topk_width<Bytes>::storage empty)
 {
     const int k = a.k, total = lists * k;
     for (int i = Team::rank(); i < total; i += Team::size) s[i] = ranks[i];

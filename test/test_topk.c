@@ -572,9 +572,12 @@ static void test_topk_floor(void **state)
     }
     /* on an H100 (132 multiprocessors): 1 x 600000 is split over 9 to 73 blocks (the row's
      * counts), 2 x 300000 over 36 and 9 blocks, or 4 (each block's own part) for k 2048,
-     * 150 x 4000 a block a row */
-    const shape floor_shapes[] = {
-        {1, 600000, 600000, 0}, {2, 300000, 300011, 1}, {150, 4000, 4000, 0}};
+     * 150 x 4000 a block a row, 1 x 140001 over 2 blocks for k 2048 (the merge by rank, in
+     * rounds of 1024) */
+    const shape floor_shapes[] = {{1, 600000, 600000, 0},
+                                  {2, 300000, 300011, 1},
+                                  {150, 4000, 4000, 0},
+                                  {1, 140001, 140001, 0}};
     const size_t ks[] = {129, 256, 1000, 2048};
     const yamr_dtype types[] = {YAMR_DTYPE_F32, YAMR_DTYPE_BF16, YAMR_DTYPE_F64, YAMR_DTYPE_I64};
     /* YAMR_TEST_MAX_N: leave out rows longer than that, as test_topk_matches_reference does */
