@@ -1640,59 +1640,83 @@ __device__ inline int yamr__ranks_above(const R *list, int n, R x)
     return lo;
 }
 
-/* The merge of few lists (YAMR__TOPK_RANK_MERGE_LISTS at most, all in the buffer): a rank's place
- * in the answer is its place in its own list plus the ranks above it in each other list (binary
- * searches in shared memory; no two ranks are equal, the lists' columns differ), and its thread
- * writes it there: three block syncs where the sorts of yamr_topk_merge_kernel take dozens.
- * A rank costs (lists - 1) searches, so many lists (one long row) keep the sorts. */
+/* The merge of few lists (YAMR__TOPK_RANK_MERGE_LISTS at most, all in the buffer) into the
+ * team's list: a rank's place in the answer is its place in its own list plus the ranks above it
+ * in each other list (binary searches in shared memory; no two ranks are equal, the lists'
+ * columns differ), and its thread puts it there: two block syncs where the sorts of
+ * yamr__topk_sort_merge take dozens. A rank costs (lists - 1) searches, so many lists (one long
+ * row) keep the sorts. Places no rank takes keep the list's bottoms (yamr__topk_open). */
 #define YAMR__TOPK_RANK_MERGE_LISTS 8
-template <typename Team, int Bytes, typename R>
-__device__ inline void
-yamr__topk_rank_merge(R *s, int *count, const R *ranks, int lists, const yamr__topk_args &a,
-                      long long row, const typename yamr__topk_width<Bytes>::storage *in_row,
-                      typename yamr__topk_width<Bytes>::storage *values, long long *indices,
-                      typename yamr__topk_width<Bytes>::storage empty)
+template <typename Team, typename R>
+__device__ inline void yamr__topk_rank_merge(const yamr__topk_state<R> &st, const R *ranks,
+                                             int lists, int k)
 {
-    const int k = a.k, total = lists * k;
-    for (int i = Team::rank(); i < total; i += Team::size) s[i] = ranks[i];
-    if (Team::rank() == 0) *count = 0;
+    const int total = lists * k;
+    for (int i = Team::rank(); i < total; i += Team::size) st.buffer[i] = ranks[i];
     Team::sync();
-    /* the answer's elements: each list's ranks above the bottom */
-    if (Team::rank() < lists)
-        atomicAdd(count, yamr__ranks_above(s + Team::rank() * k, k, yamr__rank_bottom<R>()));
-    const long long out = row * a.out_k + a.out_first;
     for (int i = Team::rank(); i < total; i += Team::size) {
-        const R x = s[i];
-        const long long col = yamr__rank_col(x);
-        if (col < 0) continue;
+        const R x = st.buffer[i];
+        if (yamr__rank_col(x) < 0) continue;
         const int own = i / k;
         int place = i - own * k;
         for (int m = 0; m < lists && place < k; ++m)
-            if (m != own) place += yamr__ranks_above(s + m * k, k, x);
-        if (place >= k) continue;
-        values[out + place] = in_row[col];
-        if (indices) indices[out + place] = col;
-        if (a.write_bounds && place == k - 1) ((R *)a.bounds)[row] = x;
+            if (m != own) place += yamr__ranks_above(st.buffer + m * k, k, x);
+        if (place < k) st.list[place] = x;
     }
     Team::sync();
-    const int found = *count;
-    for (int j = found + Team::rank(); j < k; j += Team::size) {
-        values[out + j] = empty;
-        if (indices) indices[out + j] = -1;
-    }
-    if (a.write_bounds && found < k && Team::rank() == 0)
-        ((R *)a.bounds)[row] = yamr__rank_bottom<R>();
-    Team::sync(); /* the buffer and the count are the next row's */
 }
 
-/*
- * A block per row merges the row's partial lists and writes the answer. The lists are sorted, so
- * they are read depth first (every list's first rank, then every list's second, ...), a group of
- * positions at a time; a group holds a position of every list (blocks per row are at most a
- * group), so once no rank of a group passes the threshold, no later one can: each is below its
- * list's rank in that group, and the threshold only rises. A rank passes when not below the
- * threshold, since the first threshold is a list's own rank.
- */
+/* The merge of many lists (or long ones) into the team's list. Each list alone holds k ranks at
+ * least as large as its k-th: the largest k-th is a lower bound of the answer's k-th. So is the
+ * k-th of a sample (yamr__topk_sample_kth): where the lists are many (a long row, small k) or k
+ * is near their total, it is near the answer's k-th and the largest k-th far below it, and every
+ * rank above the threshold goes through the block's sort. The lists are sorted, so they are read
+ * depth first (every list's first rank, then every list's second, ...), a group of positions at a
+ * time; a group holds a position of every list (blocks per row are at most a group), so once no
+ * rank of a group passes the threshold, no later one can: each is below its list's rank in that
+ * group, and the threshold only rises. A rank passes when not below the threshold, since the
+ * first threshold is a list's own rank. */
+template <int WarpSize, typename R>
+__device__ inline void yamr__topk_sort_merge(const yamr__topk_state<R> &st, const R *ranks,
+                                             const yamr__topk_args &a)
+{
+    typedef yamr__topk_block_team Team;
+    const long long lists = a.blocks_per_row, total = lists * a.k;
+    R threshold = yamr__rank_bottom<R>();
+    for (long long l = threadIdx.x; l < lists; l += Team::size)
+        threshold = yamr__rank_max(threshold, ranks[l * a.k + a.k - 1]);
+#pragma unroll
+    for (int d = WarpSize / 2; d > 0; d /= 2)
+        threshold = yamr__rank_max(threshold, yamr__rank_shfl<WarpSize>(threshold, d, true));
+    if (a.k <= WarpSize && threadIdx.x < WarpSize)
+        threshold = yamr__rank_max(threshold, yamr__topk_sample_kth<WarpSize, 1>(ranks, a));
+    else if (a.k <= YAMR__TOPK_SEED_N * WarpSize && threadIdx.x < WarpSize)
+        threshold = yamr__rank_max(
+            threshold, yamr__topk_sample_kth<WarpSize, YAMR__TOPK_SEED_N>(ranks, a));
+    if (threadIdx.x % WarpSize == 0) st.buffer[threadIdx.x / WarpSize] = threshold;
+    __syncthreads();
+    for (int w = 0; w < Team::size / WarpSize; ++w)
+        threshold = yamr__rank_max(threshold, st.buffer[w]);
+    __syncthreads(); /* the buffer is the appends' again */
+    for (long long base = 0; base < total; base += (long long)Team::size * YAMR__TOPK_GROUP_N) {
+        bool any = false;
+#pragma unroll
+        for (int u = 0; u < YAMR__TOPK_GROUP_N; ++u) {
+            const long long i = base + u * Team::size + threadIdx.x;
+            R r = yamr__rank_bottom<R>();
+            if (i < total) r = ranks[(i % lists) * a.k + i / lists];
+            const bool pass = yamr__rank_col(r) >= 0 && !yamr__rank_gt(threshold, r);
+            any |= pass;
+            yamr__topk_append<WarpSize>(st, pass, r);
+        }
+        if (!Team::sync_or(any)) break;
+        threshold = yamr__topk_settle<Team>(st, a.k, threshold);
+    }
+    if (*st.count > 0) yamr__topk_flush<Team>(st);
+}
+
+/* A block per row merges the row's partial lists (by rank where they are few, else through the
+ * sorts) and writes the answer. */
 template <int Bytes, typename R, int WarpSize>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS)
 yamr_topk_merge_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
@@ -1709,47 +1733,10 @@ yamr_topk_merge_kernel(const typename yamr__topk_width<Bytes>::storage *__restri
             yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
         const R *ranks = (const R *)a.partials + row * total;
         if (a.row_words && threadIdx.x == 0) ((unsigned long long *)a.row_words)[row] = 0;
-        if (lists <= YAMR__TOPK_RANK_MERGE_LISTS && total <= yamr__topk_buffer<Team>()) {
-            yamr__topk_rank_merge<Team, Bytes>((R *)yamr__topk_smem, &count, ranks, (int)lists, a,
-                                               row, in + row * a.ld, values, indices, empty);
-            continue;
-        }
-        /* Each list alone holds k ranks at least as large as its k-th: the largest k-th is a
-         * lower bound of the answer's k-th. So is the k-th of a sample (yamr__topk_sample_kth):
-         * where the lists are many (a long row, small k) or k is near their total, it is near the
-         * answer's k-th and the largest k-th far below it, and every rank above the threshold
-         * goes through the block's sort. */
-        R threshold = yamr__rank_bottom<R>();
-        for (long long l = threadIdx.x; l < lists; l += Team::size)
-            threshold = yamr__rank_max(threshold, ranks[l * a.k + a.k - 1]);
-#pragma unroll
-        for (int d = WarpSize / 2; d > 0; d /= 2)
-            threshold = yamr__rank_max(threshold, yamr__rank_shfl<WarpSize>(threshold, d, true));
-        if (a.k <= WarpSize && threadIdx.x < WarpSize)
-            threshold = yamr__rank_max(threshold, yamr__topk_sample_kth<WarpSize, 1>(ranks, a));
-        else if (a.k <= YAMR__TOPK_SEED_N * WarpSize && threadIdx.x < WarpSize)
-            threshold = yamr__rank_max(
-                threshold, yamr__topk_sample_kth<WarpSize, YAMR__TOPK_SEED_N>(ranks, a));
-        if (threadIdx.x % WarpSize == 0) st.buffer[threadIdx.x / WarpSize] = threshold;
-        __syncthreads();
-        for (int w = 0; w < Team::size / WarpSize; ++w)
-            threshold = yamr__rank_max(threshold, st.buffer[w]);
-        __syncthreads(); /* the buffer is the appends' again */
-        for (long long base = 0; base < total; base += (long long)Team::size * YAMR__TOPK_GROUP_N) {
-            bool any = false;
-#pragma unroll
-            for (int u = 0; u < YAMR__TOPK_GROUP_N; ++u) {
-                const long long i = base + u * Team::size + threadIdx.x;
-                R r = yamr__rank_bottom<R>();
-                if (i < total) r = ranks[(i % lists) * a.k + i / lists];
-                const bool pass = yamr__rank_col(r) >= 0 && !yamr__rank_gt(threshold, r);
-                any |= pass;
-                yamr__topk_append<WarpSize>(st, pass, r);
-            }
-            if (!Team::sync_or(any)) break;
-            threshold = yamr__topk_settle<Team>(st, a.k, threshold);
-        }
-        if (count > 0) yamr__topk_flush<Team>(st);
+        if (lists <= YAMR__TOPK_RANK_MERGE_LISTS && total <= yamr__topk_buffer<Team>())
+            yamr__topk_rank_merge<Team>(st, ranks, (int)lists, a.k);
+        else
+            yamr__topk_sort_merge<WarpSize>(st, ranks, a);
         yamr__topk_write<Team, Bytes>(st, a, row, in + row * a.ld, values, indices, empty);
         __syncthreads();
     }
