@@ -352,10 +352,11 @@ step_abi() {
 }
 
 # ---- (c) NVIDIA (in the background) -------------------------------------------------------
-# nvcc --threads: a source's architectures compile side by side (topk.hip's three took 280 CPU s
-# one after the other); the same compiles, the same objects.
+# One nvcc process a compile (no --threads): the three architectures of each source side by side
+# only crowded the cores (the GPU objects, -j 2 on an idle 2-core machine: 505 CPU s in 274 s
+# with --threads=0, 387 CPU s in 243 s without).
 step_nvidia() {
-  configure build/nvidia -DYAMR_PLATFORM=nvidia -DCMAKE_CUDA_FLAGS=--threads=0 "$(mpi_preflags)"
+  configure build/nvidia -DYAMR_PLATFORM=nvidia "$(mpi_preflags)"
   build_gpu_first build/nvidia '\.(hip|cu)\.o$'
   if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
     echo "GPU: $(nvidia-smi -L | head -n 1)"
@@ -385,13 +386,18 @@ step_amd() {
   clang19+=" --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
   local kernels=("$root"/hip_kernels/*.hip)
   mkdir -p build/amd/isa
-  python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view" \
-    --out build/amd/isa/rocm72 --target gfx1030:32 "${kernels[@]}" \
-    > build/amd/isa/rocm72.log 2>&1 &
-  local rocm72=$!
-  python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view -mwavefrontsize64" \
-    --out build/amd/isa/wave64 --target gfx1030:64 "${kernels[@]}" > build/amd/isa/wave64.log 2>&1 &
-  local wave64=$!
+  # the two views one after the other, one compile at a time, beside the build
+  (
+    rc=0
+    python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view" \
+      --out build/amd/isa/rocm72 --target gfx1030:32 "${kernels[@]}" \
+      > build/amd/isa/rocm72.log 2>&1 || rc=1
+    python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view -mwavefrontsize64" \
+      --out build/amd/isa/wave64 --target gfx1030:64 "${kernels[@]}" \
+      > build/amd/isa/wave64.log 2>&1 || rc=1
+    exit "$rc"
+  ) &
+  local views=$!
   # gfx90a runs wave64 only and the architecture tells the width, so the view must change nothing
   # there: each kernel's device source, preprocessed, is the same as with the macro put back (64,
   # as HIP 5.2 defines it). HIP 5.2's gfx90a assembly (the build's) is checked below. (Compiling
@@ -424,10 +430,9 @@ step_amd() {
   local rc=0
   echo "-- AMD assembly as ROCm >= 7.2 sees it (clang 19, no __AMDGCN_WAVEFRONT_SIZE)"
   echo "ok   gfx90a: every kernel's device source the same as with __AMDGCN_WAVEFRONT_SIZE 64"
-  wait "$rocm72" || rc=1
+  wait "$views" || rc=1
   cat build/amd/isa/rocm72.log
   echo "-- AMD assembly, gfx1030 in wave64 mode (clang 19, -mwavefrontsize64)"
-  wait "$wave64" || rc=1
   cat build/amd/isa/wave64.log
   return "$rc"
 }
