@@ -151,6 +151,19 @@ function(yamr_add_hip_sources target)
     foreach(_arch IN LISTS YAMR_HIP_ARCHS)
       list(APPEND _flags --offload-arch=${_arch})
     endforeach()
+    # An RDNA target's wave width, for the device pass's preprocessor (hip_kernels/yamr_port.h):
+    # 64 where the flags ask for -mwavefrontsize64 (the last of it and -mno-wavefrontsize64), else
+    # 32. A compiler with only the late-folded builtin (ROCm >= 7.2) otherwise compiles the other
+    # width's kernel bodies too (docs/amd.md).
+    set(_rdna_width 32)
+    foreach(_flag IN LISTS _flags)
+      if(_flag STREQUAL "-mwavefrontsize64")
+        set(_rdna_width 64)
+      elseif(_flag STREQUAL "-mno-wavefrontsize64")
+        set(_rdna_width 32)
+      endif()
+    endforeach()
+    list(APPEND _flags -DYAMR_RDNA_WAVE_WIDTH=${_rdna_width})
     foreach(_dir IN LISTS YAMR_HIP_INCLUDE_DIRS)
       list(APPEND _flags -I${_dir})
     endforeach()

@@ -61,15 +61,26 @@ typedef uint64_t yamr__lane_mask;
 /* The wave width of an AMD device pass. GCN and CDNA (gfx6-gfx9: gfx90a, gfx942, ...) run wave64
  * only, so the architecture tells it to the preprocessor, and the instances for the other width
  * fold away in the front end with every compiler. RDNA targets run wave32 or, with
- * -mwavefrontsize64, wave64, so the architecture alone does not tell. A current clang has
+ * -mwavefrontsize64, wave64, so the architecture alone does not tell: yamr's build says which
+ * (YAMR_RDNA_WAVE_WIDTH, 64 where its hipcc flags hold -mwavefrontsize64, else 32;
+ * cmake/YamrPlatform.cmake), and the other width's instances fold away in the front end too. A
+ * device pass compiled outside that build takes the compiler's word: a current clang's
  * __builtin_amdgcn_wavefrontsize(), a constant the backend folds (late: the other width's bodies
- * are still optimized and compiled); older ones (ROCm < 6) lack it and define
- * __AMDGCN_WAVEFRONT_SIZE instead, which ROCm 6.3 deprecated and ROCm 7.2 removed. Neither: stop
- * here rather than compile kernels that do nothing. warpSize is never used (not constexpr from
- * ROCm 7.0 on). */
+ * are still optimized and compiled, twice the code and compile time), or on older ones (ROCm < 6,
+ * no builtin) __AMDGCN_WAVEFRONT_SIZE, which ROCm 6.3 deprecated and ROCm 7.2 removed. Neither:
+ * stop here rather than compile kernels that do nothing. warpSize is never used (not constexpr
+ * from ROCm 7.0 on). */
 #if defined(__HIP_DEVICE_COMPILE__)
 #if defined(__GFX6__) || defined(__GFX7__) || defined(__GFX8__) || defined(__GFX9__)
 #define YAMR__AMD_WAVE_WIDTH() 64
+#elif defined(YAMR_RDNA_WAVE_WIDTH)
+#if YAMR_RDNA_WAVE_WIDTH != 32 && YAMR_RDNA_WAVE_WIDTH != 64
+#error "yamr_port.h: YAMR_RDNA_WAVE_WIDTH must be 32 or 64"
+#elif defined(__AMDGCN_WAVEFRONT_SIZE) && __AMDGCN_WAVEFRONT_SIZE != YAMR_RDNA_WAVE_WIDTH
+#error "yamr_port.h: YAMR_RDNA_WAVE_WIDTH is not the compiler's wave width (__AMDGCN_WAVEFRONT_SIZE): give -mwavefrontsize64 through YAMR_HIP_FLAGS"
+#endif
+#define YAMR__AMD_WAVE_WIDTH() (YAMR_RDNA_WAVE_WIDTH)
+#define YAMR__AMD_WAVE_WIDTH_GIVEN 1
 #elif __has_builtin(__builtin_amdgcn_wavefrontsize)
 #define YAMR__AMD_WAVE_WIDTH() ((int)__builtin_amdgcn_wavefrontsize())
 #elif defined(__AMDGCN_WAVEFRONT_SIZE)
@@ -122,7 +133,18 @@ __device__ inline bool yamr__warp_width_matches()
 #if defined(YAMR_PLATFORM_NVIDIA)
     return WarpSize == 32;
 #elif defined(__HIP_DEVICE_COMPILE__)
+#if defined(YAMR__AMD_WAVE_WIDTH_GIVEN) && __has_builtin(__builtin_amdgcn_wavefrontsize)
+    /* The build's width, checked against the compiler's where it has the builtin: an instance
+     * the build dropped but the device runs (-mwavefrontsize64 given some other way than
+     * YAMR_HIP_FLAGS) traps rather than return nothing; folded away where they agree. */
+    if (WarpSize != YAMR__AMD_WAVE_WIDTH()) {
+        if (__builtin_amdgcn_wavefrontsize() == WarpSize) __builtin_trap();
+        return false;
+    }
+    return true;
+#else
     return WarpSize == YAMR__AMD_WAVE_WIDTH();
+#endif
 #else
     return false; /* host pass: device code is never run there */
 #endif

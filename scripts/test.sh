@@ -22,7 +22,8 @@
 #                        Debian's HIP 5.2 builds it (the library build's own, -save-temps=obj),
 #                        as a ROCm >= 7.2 compiler sees it (no __AMDGCN_WAVEFRONT_SIZE; clang 19
 #                        from Debian: gfx1030's compiled, gfx90a's device source the same as
-#                        with the macro), and gfx1030 in wave64
+#                        with the macro), and gfx1030 in wave64; the wave width's errors and
+#                        paths outside the build (a probe kernel, test/amd/width_probe.hip)
 #   (e) build/readme     the README's install commands run as written (YAMR_PLATFORM=auto),
 #                        in a copy of the tree with a scratch $HOME; then from the outside: a
 #                        C program, a Fortran program that uses only the module (pkg-config,
@@ -372,12 +373,16 @@ step_nvidia() {
 
 # ---- (d) AMD: compile and link only (in the background) -------------------------------------
 # Every kernel instance the host can launch on a target must have a body (test/amd/check_isa.py).
-# ROCm >= 7.2 has no __AMDGCN_WAVEFRONT_SIZE: test/amd/rocm_7_2_view.h removes it after HIP 5.2's
-# headers. On an RDNA target (gfx1030) Debian's hipcc (clang 15) then has no way to know the wave
-# width and must refuse to compile; clang 19 has __builtin_amdgcn_wavefrontsize(), as current
-# ROCm compilers do. A wave64-only target (gfx90a) needs neither: the architecture macro tells. The
-# library is built once, keeping its assembly (-save-temps=obj): HIP 5.2's view is read from
-# there; clang 19's two views compile beside the build.
+# The build gives an RDNA target's wave width to the preprocessor (YAMR_RDNA_WAVE_WIDTH, 32 here),
+# so every compiler drops the other width's bodies (--width-given). A device pass compiled
+# outside it takes the compiler's word: ROCm >= 7.2 has no __AMDGCN_WAVEFRONT_SIZE
+# (test/amd/rocm_7_2_view.h removes it after HIP 5.2's headers), and then on gfx1030 Debian's hipcc
+# (clang 15) must refuse to compile, while clang 19 has __builtin_amdgcn_wavefrontsize(), as
+# current ROCm compilers do. A wave64-only target (gfx90a) needs neither: the architecture macro
+# tells. The library is built once, keeping its assembly (-save-temps=obj): HIP 5.2's view is read
+# from there; clang 19's views (gfx1030 in wave32 and wave64, with the build's width; a probe
+# kernel, test/amd/width_probe.hip, with the builtin alone, and with a width the device does not
+# run, whose instances must trap) compile beside the build.
 step_amd() {
   configure build/amd -DYAMR_PLATFORM=amd -DYAMR_HIP_FLAGS=-save-temps=obj
   local isa_flags="-I$root/hip_kernels -I$root/src -I$root/include -I$root/build/amd/include"
@@ -386,15 +391,24 @@ step_amd() {
   clang19+=" --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
   local kernels=("$root"/hip_kernels/*.hip)
   mkdir -p build/amd/isa
-  # the two views one after the other, one compile at a time, beside the build
+  # the views one after the other, one compile at a time, beside the build
   (
     rc=0
-    python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view" \
+    python3 test/amd/check_isa.py --cxx "$clang19" --width-given \
+      --flags "$isa_flags $view -DYAMR_RDNA_WAVE_WIDTH=32" \
       --out build/amd/isa/rocm72 --target gfx1030:32 "${kernels[@]}" \
       > build/amd/isa/rocm72.log 2>&1 || rc=1
-    python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view -mwavefrontsize64" \
+    python3 test/amd/check_isa.py --cxx "$clang19" --width-given \
+      --flags "$isa_flags $view -mwavefrontsize64 -DYAMR_RDNA_WAVE_WIDTH=64" \
       --out build/amd/isa/wave64 --target gfx1030:64 "${kernels[@]}" \
       > build/amd/isa/wave64.log 2>&1 || rc=1
+    python3 test/amd/check_isa.py --cxx "$clang19" --flags "$isa_flags $view" \
+      --out build/amd/isa/builtin --target gfx1030:32 test/amd/width_probe.hip \
+      > build/amd/isa/builtin.log 2>&1 || rc=1
+    python3 test/amd/check_isa.py --cxx "$clang19" --width-given --trap-width 64 \
+      --flags "$isa_flags $view -mwavefrontsize64 -DYAMR_RDNA_WAVE_WIDTH=32" \
+      --out build/amd/isa/mismatch --target gfx1030:32 test/amd/width_probe.hip \
+      > build/amd/isa/mismatch.log 2>&1 || rc=1
     exit "$rc"
   ) &
   local views=$!
@@ -416,24 +430,37 @@ step_amd() {
       exit 1
     }
   done
+  # a build width the compiler contradicts (its __AMDGCN_WAVEFRONT_SIZE): refused, with the fix
+  local contradicted=0
+  hipcc -std=c++17 $isa_flags -DYAMR_RDNA_WAVE_WIDTH=64 -x hip --cuda-device-only -E \
+    --offload-arch=gfx1030 -o /dev/null hip_kernels/rows_reduce.hip \
+    > build/amd/isa/contradicted.log 2>&1 || contradicted=1
   local no_width=0
   hipcc -std=c++17 $isa_flags $view -x hip --cuda-device-only -S --offload-arch=gfx1030 \
     -o /dev/null hip_kernels/grid_reduce.hip > build/amd/isa/no-width.log 2>&1 || no_width=1
   build_gpu_first build/amd '^[^/].*_hip/[^/]*\.o$'
   echo "built for AMD; nothing runs here (no AMD GPU)"
   echo "-- AMD assembly, Debian's hipcc (HIP 5.2, __AMDGCN_WAVEFRONT_SIZE defined): the build's"
-  python3 test/amd/check_isa.py --asm-dir build/amd/yamr_objects_hip \
+  python3 test/amd/check_isa.py --asm-dir build/amd/yamr_objects_hip --width-given \
     --target gfx90a:64 --target gfx1030:32 "${kernels[@]}"
-  echo "-- Debian's hipcc for gfx1030 without __AMDGCN_WAVEFRONT_SIZE: must refuse with a clear error"
+  echo "-- Debian's hipcc for gfx1030, no __AMDGCN_WAVEFRONT_SIZE nor the build's width: must refuse"
   ((no_width)) || { echo "compiled without knowing the wave width (expected an error)" >&2; exit 1; }
   grep -m1 "cannot tell this AMD target's wave width" build/amd/isa/no-width.log
+  echo "-- Debian's hipcc for gfx1030 (wave32) told YAMR_RDNA_WAVE_WIDTH=64: must refuse"
+  ((contradicted)) || { echo "compiled with a wave width it contradicts (expected an error)" >&2
+                        exit 1; }
+  grep -m1 "YAMR_RDNA_WAVE_WIDTH is not the compiler's wave width" build/amd/isa/contradicted.log
   local rc=0
-  echo "-- AMD assembly as ROCm >= 7.2 sees it (clang 19, no __AMDGCN_WAVEFRONT_SIZE)"
+  echo "-- AMD assembly as ROCm >= 7.2 sees it (clang 19, no __AMDGCN_WAVEFRONT_SIZE; build's width)"
   echo "ok   gfx90a: every kernel's device source the same as with __AMDGCN_WAVEFRONT_SIZE 64"
   wait "$views" || rc=1
   cat build/amd/isa/rocm72.log
-  echo "-- AMD assembly, gfx1030 in wave64 mode (clang 19, -mwavefrontsize64)"
+  echo "-- AMD assembly, gfx1030 in wave64 mode (clang 19, -mwavefrontsize64), the build's width"
   cat build/amd/isa/wave64.log
+  echo "-- clang 19, gfx1030, no width from a build: the builtin's (the other width's bodies kept)"
+  cat build/amd/isa/builtin.log
+  echo "-- clang 19, gfx1030 in wave64 mode told YAMR_RDNA_WAVE_WIDTH=32: the wave64 kernels trap"
+  cat build/amd/isa/mismatch.log
   return "$rc"
 }
 

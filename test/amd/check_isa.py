@@ -5,6 +5,8 @@
     check_isa.py --cxx "hipcc" [--flags "..."] --target gfx90a:64 --target gfx1030:32 \
                  --out DIR [--jobs N] hip_kernels/*.hip
     check_isa.py --asm-dir DIR --target gfx90a:64 --target gfx1030:32 hip_kernels/*.hip
+    (either with --width-given: the flags or the build give YAMR_RDNA_WAVE_WIDTH; with
+    --trap-width W: the instances for width W must trap at once)
 
 For every source and target it compiles the device code to assembly (`-x hip --cuda-device-only
 -S`; N compiles at once), or reads the assembly a build left with `-save-temps=obj` in DIR
@@ -15,11 +17,12 @@ checks its own objects instead of compiling them again), and fails when:
   - the instances for the target's width are not exactly half of all instances (every kernel is
     instantiated once per width an AMD GPU can have, 32 and 64), or there are none.
   - on a wave64-only target (GCN and CDNA, gfx6-gfx9), an instance for width 32 keeps a body:
-    yamr_port.h tells the width to the preprocessor there, so every compiler drops those bodies.
-Instances for the other width return at once; on RDNA, whether the compiler also drops their
-bodies depends on its version (clang 15 folds the width test, clang 19 keeps a branch): the line
-says how many kept one. Prints one line per source and target. Exit status 0 when every check
-passes.
+    yamr_port.h tells the width to the preprocessor there, so every compiler drops those bodies;
+    with --width-given (the build's YAMR_RDNA_WAVE_WIDTH in the flags), likewise on every target.
+Instances for the other width return at once; on RDNA without the build's width, whether the
+compiler also drops their bodies depends on its version (clang 15 folds the width test, clang 19
+keeps a branch): the line says how many kept one. Prints one line per source and target. Exit
+status 0 when every check passes.
 """
 import argparse
 import concurrent.futures
@@ -75,12 +78,32 @@ def kernels(asm_path):
     return loads
 
 
+def trap_at_once(asm_path):
+    """{mangled name: whether the kernel traps at once (its first instruction an s_trap, or an
+    s_branch to one)} for every kernel."""
+    lines = [l.split(";")[0].strip() for l in open(asm_path).read().splitlines()]
+    labels = {l[:-1]: i for i, l in enumerate(lines) if l.endswith(":")}
+
+    def first_instruction(i):
+        while i < len(lines) and (not lines[i] or lines[i].endswith(":") or lines[i][0] == "."):
+            i += 1
+        return lines[i] if i < len(lines) else ""
+
+    out = {}
+    for name in (l.split()[1] for l in lines if l.startswith(".amdhsa_kernel ")):
+        ins = first_instruction(labels[name] + 1)
+        if ins.startswith("s_branch ") and ins.split()[1] in labels:
+            ins = first_instruction(labels[ins.split()[1]] + 1)
+        out[name] = ins.startswith("s_trap")
+    return out
+
+
 def wave64_only(arch):
     """GCN and CDNA (gfx6-gfx9) run wave64 only; RDNA (gfx10 and later) runs either width."""
     return re.fullmatch(r"gfx[6-9][0-9a-f]*", arch) is not None
 
 
-def check(asm_path, arch, width):
+def check(asm_path, arch, width, width_given):
     other = 64 if width == 32 else 32
     loads = kernels(asm_path)
     names = demangle(sorted(loads))
@@ -95,9 +118,10 @@ def check(asm_path, arch, width):
             kept += n != 0
         else:
             problems.append(f"no single warp width among the template arguments: {names[mangled]}")
-    if kept and wave64_only(arch):
-        problems.append(f"{kept} instances for width {other} keep a body on {arch}, a wave64-only "
-                        "target whose width the preprocessor knows")
+    if kept and (wave64_only(arch) or width_given):
+        what = "a wave64-only target" if wave64_only(arch) else "a target given its width"
+        problems.append(f"{kept} instances for width {other} keep a body on {arch}, {what} "
+                        "whose width the preprocessor knows")
     if loads and (mine == 0 or 2 * mine != len(loads)):
         problems.append(f"{mine} instances for width {width} out of {len(loads)}: "
                         "expected exactly half, and at least one")
@@ -129,6 +153,12 @@ def main():
     ap.add_argument("--out", help="folder for the assembly files")
     ap.add_argument("--asm-dir", help="read the assembly a -save-temps=obj build left here")
     ap.add_argument("--jobs", type=int, default=1, help="compiles at once (default 1)")
+    ap.add_argument("--trap-width", type=int, choices=(32, 64),
+                    help="every instance for this width must trap at once (a width the build "
+                         "dropped but the device runs)")
+    ap.add_argument("--width-given", action="store_true",
+                    help="the flags give RDNA's wave width (YAMR_RDNA_WAVE_WIDTH, as yamr's build "
+                         "does): no instance for the other width may keep a body")
     ap.add_argument("sources", nargs="+")
     a = ap.parse_args()
     if not a.asm_dir and not (a.cxx and a.out):
@@ -145,7 +175,7 @@ def main():
             print(f"FAIL {base} {arch} (wave{width}): does not compile: {error}")
             failed = True
             continue
-        mine, total, kept, problems = check(asm, arch, int(width))
+        mine, total, kept, problems = check(asm, arch, int(width), a.width_given)
         if total == 0:
             print(f"ok   {base} {arch}: no kernels")
             continue
@@ -153,6 +183,16 @@ def main():
         print(f"{status} {base} {arch} (wave{width}): {mine} of {total} kernel instances are "
               f"for wave{width}, each with loads; of the other {total - mine}, {kept} keep a body "
               "behind the width test")
+        if a.trap_width:
+            traps = trap_at_once(asm)
+            names = demangle(sorted(traps))
+            of_width = [m for m in traps if str(a.trap_width) in template_args(names[m])]
+            missing = [names[m] for m in of_width if not traps[m]]
+            print(f"{'FAIL' if missing or not of_width else 'ok  '} {base} {arch}: "
+                  f"{len(of_width) - len(missing)} of {len(of_width)} instances for "
+                  f"wave{a.trap_width} trap at once")
+            problems += [f"does not trap at once: {n}" for n in missing] or (
+                [] if of_width else [f"no instance for wave{a.trap_width}"])
         for p in problems[:10]:
             print(f"     {p}")
         failed |= bool(problems)
