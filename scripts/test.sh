@@ -39,8 +39,9 @@
 # second run only rebuilds what changed. (d), (c), (f) and (g) start first, in the background
 # beside (a), (b) and (e), each into build/logs/STEP.log, printed when it ends: the builds and the
 # single-threaded phases of the others (configure, the tests, the assembly checks) share the
-# cores. Waiting threads and ranks sleep rather than spin on those shared cores:
-# OMP_WAIT_POLICY=passive (unless set), and with MPICH's ch4:ucx test_mpi's ranks preload
+# cores, and the builds' commands take job tokens (scripts/with-token.sh), one a core. Waiting
+# threads and ranks sleep rather than spin on those shared cores: OMP_WAIT_POLICY=passive
+# (unless set), and with MPICH's ch4:ucx test_mpi's ranks preload
 # .ci/mpi_idle_yield.c. The builds share one compiler cache (ccache, in build/ccache): a C or C++
 # source that several steps compile alike is compiled once; they use Ninja where it is installed.
 # Each step reports its wall and CPU seconds (cpu:95s/cpu160s; a background step's own, even where
@@ -172,6 +173,25 @@ if command -v ccache > /dev/null; then
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
 
+# ---- Job tokens: no more compiles at once than cores, over all steps -------------------------
+# The steps run side by side (below): early on up to 7 compiles shared CI's 2 cores, and crowding
+# costs CPU time (every step one after another, at -j 2 each: 1672 CPU s in all; side by side:
+# 2119). A FIFO holds one token a core; every compile, link and custom command of the steps'
+# builds takes one (scripts/with-token.sh, through CMAKE_PROJECT_INCLUDE=
+# scripts/test-tokens.cmake), as do clang 19's AMD views; the GPU builds ask for one at a time
+# (build_gpu_first). Configures, tests and the checks of the output take none and run beside
+# them. 2 cores: 824 s and 1566 CPU s, from 1103 and 2119. Tried: the GPU builds at -j 2, 874 and
+# 917 s; tokens for the background builds only, 952 s; those at nice 19, 908 s; the foreground's
+# builds first (a lock that background commands wait on), over 1000 s: the AMD step's short
+# commands waited behind every foreground build.
+tokens=$root/build/logs/tokens
+rm -f "$tokens"
+mkfifo "$tokens"
+exec 9<> "$tokens"
+printf "%${jobs}s" '' | tr ' ' t >&9
+export YAMR_TEST_TOKENS=$tokens
+with_token=$root/scripts/with-token.sh
+
 # ---- MPI ranks that wait without spinning -------------------------------------------------
 # The MPI tests run up to 4 ranks on CI's 2 cores. Debian's MPICH (ch4:ucx) busy-polls while a
 # rank waits and never yields its core, so each wait spins out a time slice: test_mpi at 3 and 4
@@ -203,7 +223,8 @@ configure() {
   local dir=$1 generator=()
   shift
   if [[ ! -f $dir/CMakeCache.txt ]] && command -v ninja > /dev/null; then generator=(-G Ninja); fi
-  cmake -S "$root" -B "$dir" "${generator[@]}" "$@"
+  cmake -S "$root" -B "$dir" "${generator[@]}" \
+    -DCMAKE_PROJECT_INCLUDE="$root/scripts/test-tokens.cmake" "$@"
 }
 # configure_and_build <folder> <cmake args...>
 configure_and_build() {
@@ -215,14 +236,17 @@ configure_and_build() {
 # pattern: nvcc's, hipcc's), then the rest. They take most of (c)'s and (d)'s time, and (a),
 # started beside them, has compiled the C sources by the time they come: ccache hands its
 # objects over. Built in the default order, both steps reached cpu_topk.c (11 CPU s), the other
-# C sources and the tests while (a) was still compiling them, and compiled them again.
+# C sources and the tests while (a) was still compiling them, and compiled them again. One
+# command at a time: the job tokens are granted in the order asked for, so a build with two
+# waiting takes twice the share, and the two GPU builds (and clang 19's views) with two each
+# left the foreground's compiles a third of the grants (the CPU step: 582 s).
 build_gpu_first() {
   local dir=$1 pattern=$2 objects=()
   if [[ -f $dir/build.ninja ]]; then
     mapfile -t objects < <(ninja -C "$dir" -t targets all | sed -n 's/: .*//p' | grep -E "$pattern")
-    ((${#objects[@]} == 0)) || ninja -C "$dir" -j "$jobs" "${objects[@]}"
+    ((${#objects[@]} == 0)) || ninja -C "$dir" -j 1 "${objects[@]}"
   fi
-  cmake --build "$dir" -j "$jobs"
+  cmake --build "$dir" -j 1
 }
 
 # quick_tests <folder> [ctest arguments...]: the quick tests, or a note when that build has tests
@@ -387,8 +411,9 @@ step_amd() {
   configure build/amd -DYAMR_PLATFORM=amd -DYAMR_HIP_FLAGS=-save-temps=obj
   local isa_flags="-I$root/hip_kernels -I$root/src -I$root/include -I$root/build/amd/include"
   local view="-include $root/test/amd/rocm_7_2_view.h"
-  local clang19="/usr/lib/llvm-19/bin/clang++ --rocm-path=/usr"
-  clang19+=" --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+  local clang19_pp="/usr/lib/llvm-19/bin/clang++ --rocm-path=/usr" # preprocessing: no token
+  clang19_pp+=" --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+  local clang19="$with_token $clang19_pp"
   local kernels=("$root"/hip_kernels/*.hip)
   mkdir -p build/amd/isa
   # the views one after the other, one compile at a time, beside the build
@@ -419,11 +444,11 @@ step_amd() {
   printf '#define __AMDGCN_WAVEFRONT_SIZE 64\n' > build/amd/isa/macro64.h
   local k
   for k in "${kernels[@]}"; do
-    # shellcheck disable=SC2086 # clang19, isa_flags and view are lists of words
-    $clang19 -std=c++17 $isa_flags $view -x hip --cuda-device-only -E -P --offload-arch=gfx90a \
+    # shellcheck disable=SC2086 # clang19_pp, isa_flags and view are lists of words
+    $clang19_pp -std=c++17 $isa_flags $view -x hip --cuda-device-only -E -P --offload-arch=gfx90a \
       "$k" -o build/amd/isa/gfx90a-view.ii
     # shellcheck disable=SC2086
-    $clang19 -std=c++17 $isa_flags $view -include build/amd/isa/macro64.h -x hip \
+    $clang19_pp -std=c++17 $isa_flags $view -include build/amd/isa/macro64.h -x hip \
       --cuda-device-only -E -P --offload-arch=gfx90a "$k" -o build/amd/isa/gfx90a-macro.ii
     cmp -s build/amd/isa/gfx90a-view.ii build/amd/isa/gfx90a-macro.ii || {
       echo "gfx90a: $(basename "$k")'s device source differs without __AMDGCN_WAVEFRONT_SIZE" >&2
