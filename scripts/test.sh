@@ -455,26 +455,29 @@ step_amd() {
       exit 1
     }
   done
-  # a build width the compiler contradicts (its __AMDGCN_WAVEFRONT_SIZE): refused, with the fix
-  local contradicted=0
-  hipcc -std=c++17 $isa_flags -DYAMR_RDNA_WAVE_WIDTH=64 -x hip --cuda-device-only -E \
-    --offload-arch=gfx1030 -o /dev/null hip_kernels/rows_reduce.hip \
-    > build/amd/isa/contradicted.log 2>&1 || contradicted=1
-  local no_width=0
-  hipcc -std=c++17 $isa_flags $view -x hip --cuda-device-only -S --offload-arch=gfx1030 \
-    -o /dev/null hip_kernels/grid_reduce.hip > build/amd/isa/no-width.log 2>&1 || no_width=1
   build_gpu_first build/amd '^[^/].*_hip/[^/]*\.o$'
   echo "built for AMD; nothing runs here (no AMD GPU)"
   echo "-- AMD assembly, Debian's hipcc (HIP 5.2, __AMDGCN_WAVEFRONT_SIZE defined): the build's"
   python3 test/amd/check_isa.py --asm-dir build/amd/yamr_objects_hip --width-given \
     --target gfx90a:64 --target gfx1030:32 "${kernels[@]}"
+  # refused <message> <hipcc arguments...>: Debian's hipcc for gfx1030 (wave32) must stop, saying
+  # the message (preprocessing ends it: -E)
+  refused() {
+    local message=$1 out
+    shift
+    # shellcheck disable=SC2086 # isa_flags is a list of words
+    if out=$(hipcc -std=c++17 $isa_flags -x hip --cuda-device-only -E --offload-arch=gfx1030 \
+               -o /dev/null "$@" hip_kernels/rows_reduce.hip 2>&1); then
+      echo "compiled, where yamr_port.h should have said: $message" >&2
+      return 1
+    fi
+    grep -m1 -F "$message" <<< "$out" || { echo "$out" >&2; return 1; }
+  }
   echo "-- Debian's hipcc for gfx1030, no __AMDGCN_WAVEFRONT_SIZE nor the build's width: must refuse"
-  ((no_width)) || { echo "compiled without knowing the wave width (expected an error)" >&2; exit 1; }
-  grep -m1 "cannot tell this AMD target's wave width" build/amd/isa/no-width.log
+  # shellcheck disable=SC2086 # view is a list of words
+  refused "cannot tell this AMD target's wave width" $view
   echo "-- Debian's hipcc for gfx1030 (wave32) told YAMR_RDNA_WAVE_WIDTH=64: must refuse"
-  ((contradicted)) || { echo "compiled with a wave width it contradicts (expected an error)" >&2
-                        exit 1; }
-  grep -m1 "YAMR_RDNA_WAVE_WIDTH is not the compiler's wave width" build/amd/isa/contradicted.log
+  refused "YAMR_RDNA_WAVE_WIDTH is not the compiler's wave width" -DYAMR_RDNA_WAVE_WIDTH=64
   local rc=0
   echo "-- AMD assembly as ROCm >= 7.2 sees it (clang 19, no __AMDGCN_WAVEFRONT_SIZE; build's width)"
   echo "ok   gfx90a: every kernel's device source the same as with __AMDGCN_WAVEFRONT_SIZE 64"

@@ -63,39 +63,33 @@ def template_args(demangled):
     return args
 
 
-def kernels(asm_path):
-    """{mangled name: number of vector-memory loads in its body} for every kernel."""
-    lines = open(asm_path).read().splitlines()
+def bodies(asm_path):
+    """{mangled name: the lines of its body, comments cut} for every kernel."""
+    lines = [l.split(";")[0].rstrip() for l in open(asm_path).read().splitlines()]
     names = [l.split()[1] for l in lines if l.strip().startswith(".amdhsa_kernel ")]
-    loads = {}
-    for name in names:
-        i = next(k for k, l in enumerate(lines) if l.split(";")[0].strip() == name + ":")
-        n = 0
-        while not lines[i].startswith(".Lfunc_end"):
-            n += bool(LOAD.match(lines[i]))
-            i += 1
-        loads[name] = n
-    return loads
-
-
-def trap_at_once(asm_path):
-    """{mangled name: whether the kernel traps at once (its first instruction an s_trap, or an
-    s_branch to one)} for every kernel."""
-    lines = [l.split(";")[0].strip() for l in open(asm_path).read().splitlines()]
-    labels = {l[:-1]: i for i, l in enumerate(lines) if l.endswith(":")}
-
-    def first_instruction(i):
-        while i < len(lines) and (not lines[i] or lines[i].endswith(":") or lines[i][0] == "."):
-            i += 1
-        return lines[i] if i < len(lines) else ""
-
     out = {}
-    for name in (l.split()[1] for l in lines if l.startswith(".amdhsa_kernel ")):
-        ins = first_instruction(labels[name] + 1)
-        if ins.startswith("s_branch ") and ins.split()[1] in labels:
-            ins = first_instruction(labels[ins.split()[1]] + 1)
-        out[name] = ins.startswith("s_trap")
+    for name in names:
+        i = lines.index(name + ":")
+        j = next(k for k in range(i, len(lines)) if lines[k].startswith(".Lfunc_end"))
+        out[name] = lines[i + 1:j]
     return out
+
+
+def loads(body):
+    """The vector-memory loads of a body."""
+    return sum(bool(LOAD.match(l)) for l in body)
+
+
+def traps_at_once(body):
+    """Whether a body's first instruction is an s_trap, or an s_branch to one."""
+    def first_instruction(after):
+        return next((l.strip() for l in body[after:]
+                     if l.strip() and not l.strip().endswith(":") and l.strip()[0] != "."), "")
+
+    ins = first_instruction(0)
+    if ins.startswith("s_branch ") and ins.split()[1] + ":" in body:
+        ins = first_instruction(body.index(ins.split()[1] + ":") + 1)
+    return ins.startswith("s_trap")
 
 
 def wave64_only(arch):
@@ -103,12 +97,13 @@ def wave64_only(arch):
     return re.fullmatch(r"gfx[6-9][0-9a-f]*", arch) is not None
 
 
-def check(asm_path, arch, width, width_given):
+def check(asm_path, arch, width, width_given, trap_width):
     other = 64 if width == 32 else 32
-    loads = kernels(asm_path)
-    names = demangle(sorted(loads))
-    problems, mine, kept = [], 0, 0
-    for mangled, n in loads.items():
+    kernel_bodies = bodies(asm_path)
+    names = demangle(sorted(kernel_bodies))
+    problems, mine, kept, traps = [], 0, 0, []
+    for mangled, body in kernel_bodies.items():
+        n = loads(body)
         ints = [a for a in template_args(names[mangled]) if a in ("32", "64")]
         if str(width) in ints and str(other) not in ints:
             mine += 1
@@ -118,14 +113,20 @@ def check(asm_path, arch, width, width_given):
             kept += n != 0
         else:
             problems.append(f"no single warp width among the template arguments: {names[mangled]}")
+        if trap_width and str(trap_width) in ints:
+            traps.append(traps_at_once(body))
+            if not traps[-1]:
+                problems.append(f"does not trap at once: {names[mangled]}")
     if kept and (wave64_only(arch) or width_given):
         what = "a wave64-only target" if wave64_only(arch) else "a target given its width"
         problems.append(f"{kept} instances for width {other} keep a body on {arch}, {what} "
                         "whose width the preprocessor knows")
-    if loads and (mine == 0 or 2 * mine != len(loads)):
-        problems.append(f"{mine} instances for width {width} out of {len(loads)}: "
+    if kernel_bodies and (mine == 0 or 2 * mine != len(kernel_bodies)):
+        problems.append(f"{mine} instances for width {width} out of {len(kernel_bodies)}: "
                         "expected exactly half, and at least one")
-    return mine, len(loads), kept, problems
+    if trap_width and kernel_bodies and not traps:
+        problems.append(f"no instance for wave{trap_width}")
+    return mine, len(kernel_bodies), kept, traps, problems
 
 
 def assemble(a, src, arch):
@@ -175,24 +176,17 @@ def main():
             print(f"FAIL {base} {arch} (wave{width}): does not compile: {error}")
             failed = True
             continue
-        mine, total, kept, problems = check(asm, arch, int(width), a.width_given)
+        mine, total, kept, traps, problems = check(asm, arch, int(width), a.width_given,
+                                                   a.trap_width)
         if total == 0:
             print(f"ok   {base} {arch}: no kernels")
             continue
         status = "FAIL" if problems else "ok  "
+        trapped = (f"; of the {len(traps)} for wave{a.trap_width}, {sum(traps)} trap at once"
+                   if a.trap_width else "")
         print(f"{status} {base} {arch} (wave{width}): {mine} of {total} kernel instances are "
               f"for wave{width}, each with loads; of the other {total - mine}, {kept} keep a body "
-              "behind the width test")
-        if a.trap_width:
-            traps = trap_at_once(asm)
-            names = demangle(sorted(traps))
-            of_width = [m for m in traps if str(a.trap_width) in template_args(names[m])]
-            missing = [names[m] for m in of_width if not traps[m]]
-            print(f"{'FAIL' if missing or not of_width else 'ok  '} {base} {arch}: "
-                  f"{len(of_width) - len(missing)} of {len(of_width)} instances for "
-                  f"wave{a.trap_width} trap at once")
-            problems += [f"does not trap at once: {n}" for n in missing] or (
-                [] if of_width else [f"no instance for wave{a.trap_width}"])
+              f"behind the width test{trapped}")
         for p in problems[:10]:
             print(f"     {p}")
         failed |= bool(problems)
