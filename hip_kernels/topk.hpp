@@ -15,8 +15,9 @@
  *    warp. A thread compares the keys it loaded with the threshold's key; the rare hits go to
  *    the buffer at once (a prefix sum of the lanes' counts), and a full buffer is sorted and
  *    merged into the list with shuffles. The threshold is the best lower bound of the answer's
- *    k-th known: the warp's own k-th, a seed from group maxima, and the words the block's other
- *    warps and the row's other blocks publish. A block's warps merge their lists at the end.
+ *    k-th known: the warp's own k-th, a seed from group maxima (of the warp's, or of all the
+ *    block's warps' first loads), and the words the block's other warps and the row's other
+ *    blocks publish. A block's warps merge their lists at the end.
  *  - a block's shared list (larger k): a list of a power of two >= k ranks in shared memory and
  *    a shared buffer of candidates, flushed by a bitonic sort of the whole block; k above its
  *    capacity goes in rounds of that capacity, each taking the best ranks strictly below the
@@ -448,10 +449,11 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
  * (equal keys pass): most loads of random data end there, at the cost of an argmax's compare.
  * Candidates go to the buffer by ballot; a full buffer is sorted a list's length at a time and
  * merged into the list, all in registers and shuffles. The threshold is the largest lower bound
- * of the answer's k-th rank known: the warp's own k-th, a seed from the warp's first loads, and
- * the words other warps of the block and other blocks of the row publish (each warp's k-th alone
- * is such a bound: that warp holds k ranks at least as large). A stale word is still a bound, so
- * words are read without a barrier.
+ * of the answer's k-th rank known: the warp's own k-th, a seed from the warp's first loads (a
+ * block's part: from all its warps' first loads, eight times a warp's, so that its warps flush
+ * fewer times), and the words other warps of the block and other blocks of the row publish (each
+ * warp's k-th alone is such a bound: that warp holds k ranks at least as large). A stale word is
+ * still a bound, so words are read without a barrier.
  */
 
 /* The word a rank publishes (rank32: the rank; rank64: its key), and the least rank of a word
@@ -513,6 +515,61 @@ __device__ inline void yamr__reg_merge(R (&v)[Q], const R (&s)[Q])
         v[j] = yamr__rank_max(v[j], yamr__rank_shfl<WarpSize>(s[Q - 1 - j], WarpSize - 1 - lane,
                                                               false));
     yamr__reg_clean<WarpSize>(v);
+}
+
+/* The block seed (yamr__warp_select::seed_block): k from YAMR__TOPK_SEED_BLOCK_K (for k = 1 a
+ * warp's own seed, its exact maximum, beats the block's, 16 bits of a key), and a 16-bit digest
+ * of a key of `Bytes`-byte elements in the keys' order (a larger key's is not smaller): the
+ * whole key of 2 bytes (NaN's top key as the largest), else its top 16 bits; the least key of
+ * a digest is at or below every key that has it. */
+#define YAMR__TOPK_SEED_BLOCK_K 2
+template <int Bytes, typename Key>
+__device__ inline unsigned yamr__seed_digest(Key key)
+{
+    if constexpr (Bytes == 2) return key > 0xffffu ? 0xffffu : (unsigned)key;
+    else return (unsigned)(key >> (8 * Bytes - 16));
+}
+template <int Bytes>
+__device__ inline unsigned long long yamr__seed_key(unsigned digest)
+{
+    return (unsigned long long)digest << (Bytes == 2 ? 0 : 8 * Bytes - 16);
+}
+
+/* The largest bin b of counts[0, 256) whose count with the bins above it reaches `need`, in every
+ * lane of the warp, and `need` less the bins above b; -1 where all of them hold fewer. */
+template <int WarpSize>
+__device__ inline int yamr__seed_bin(const unsigned *counts, int &need)
+{
+    constexpr int per = 256 / WarpSize;
+    const int lane = threadIdx.x % WarpSize;
+    unsigned c[per], mine = 0;
+#pragma unroll
+    for (int j = 0; j < per; ++j) {
+        c[j] = counts[lane * per + j];
+        mine += c[j];
+    }
+    unsigned from = mine; /* this lane's bins and those of the lanes above */
+#pragma unroll
+    for (int d = 1; d < WarpSize; d *= 2) {
+        const unsigned o = yamr__shfl<WarpSize>(from, lane + d < WarpSize ? lane + d : lane);
+        if (lane + d < WarpSize) from += o;
+    }
+    const unsigned want = (unsigned)need;
+    const yamr__lane_mask m = yamr__ballot<WarpSize>(from - mine < want && from >= want);
+    if (m == 0) return -1;
+    int bin = 0, rest = 0;
+    unsigned run = from - mine;
+#pragma unroll
+    for (int j = per - 1; j >= 0; --j) {
+        if (run < want && run + c[j] >= want) {
+            bin = lane * per + j;
+            rest = (int)(want - run);
+        }
+        run += c[j];
+    }
+    const int at = yamr__lowest_lane(m);
+    need = yamr__shfl<WarpSize>(rest, at);
+    return yamr__shfl<WarpSize>(bin, at);
 }
 
 /* One warp's list, buffer and threshold. Every member function is called by the whole warp. */
@@ -607,6 +664,37 @@ struct yamr__warp_select {
         if (pass) buf[count + yamr__popc_mask(m & ((((yamr__lane_mask)1) << lane) - 1))] = r;
         count += yamr__popc_mask(m);
     }
+    /* The block's seed, called by every thread of the block in place of seed(): the k-th
+     * largest of all its warps' group maxima, a bound as a warp's own is and higher (the
+     * block's first loads are its warps' together), found without a sort by counts of the keys'
+     * digests (yamr__seed_digest), the top byte, then the next byte within the top byte's bin
+     * of the k-th; that bin's digest gives its least key. `counts`: 512 words of shared
+     * memory, zero on entry. */
+    template <int G, typename Key>
+    __device__ inline void seed_block(const Key (&group_max)[G], unsigned *counts)
+    {
+        constexpr int bytes = sizeof(Storage);
+#pragma unroll
+        for (int j = 0; j < G; ++j)
+            atomicAdd(&counts[yamr__seed_digest<bytes>(group_max[j]) >> 8], 1u);
+        __syncthreads();
+        int need = k;
+        const int top = yamr__seed_bin<WarpSize>(counts, need);
+#pragma unroll
+        for (int j = 0; j < G; ++j) {
+            const unsigned d = yamr__seed_digest<bytes>(group_max[j]);
+            if ((int)(d >> 8) == top) atomicAdd(&counts[256 + (d & 255u)], 1u);
+        }
+        __syncthreads();
+        /* the same in every warp, which read the same counts */
+        const int next = top < 0 ? -1 : yamr__seed_bin<WarpSize>(counts + 256, need);
+        if (next >= 0) {
+            R r;
+            yamr__rank_of_key(r, yamr__seed_key<bytes>((unsigned)(top << 8 | next)));
+            raise(r);
+        }
+        publish();
+    }
     /* The seed: the k-th largest of G maxima per lane (of disjoint groups of elements; 0 where a
      * group has none; G >= Q) is at or below k elements' keys, so its least rank is a bound. */
     template <int G, typename Key>
@@ -636,7 +724,8 @@ __device__ inline Storage yamr__vector_element(const uint4 &raw, int c)
  * and last 16-byte boundaries, Unroll at a time, and the few elements before and after them
  * (fewer than a vector each, so all of them fit the empty buffer of the first warp) one each,
  * first. A thread's key compare is the whole work for a load with no candidate in its warp.
- * The seed's groups hold every element where `seed_all` (a warp per row), else the first loads.
+ * The seed's groups hold every element where `seed_all` (a warp per row), else the first loads,
+ * whose maxima the block's warps count together where `seed_counts` (seed_block).
  * The flush is written out three times, and the sorts once each, since every copy of their
  * unrolled networks costs the compiler time: with a copy at each of its five call sites, sm_75's
  * ptxas took over 13 CPU minutes on this file.
@@ -644,7 +733,7 @@ __device__ inline Storage yamr__vector_element(const uint4 &raw, int c)
 template <int WarpSize, int Q, int Unroll, typename R, typename Source>
 __device__ inline void
 yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel, long long n,
-                  const Source &src, int tid, int lanes, bool seed_all)
+                  const Source &src, int tid, int lanes, bool seed_all, unsigned *seed_counts)
 {
     typedef typename Source::item S;
     typedef typename Source::key_type Key;
@@ -683,7 +772,8 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
         }
         if (!seed_all) break;
     }
-    sel.seed(group_max);
+    if (seed_counts && sel.k >= YAMR__TOPK_SEED_BLOCK_K) sel.seed_block(group_max, seed_counts);
+    else sel.seed(group_max);
     for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
         uint4 raw[Unroll];
 #pragma unroll
@@ -1524,6 +1614,7 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
     if (!yamr__warp_width_matches<WarpSize>()) return;
     extern __shared__ unsigned long long yamr__topk_smem[];
     __shared__ unsigned long long team_word;
+    __shared__ unsigned seed_counts[512]; /* the block seed's (yamr__warp_select::seed_block) */
     const int warp = threadIdx.x / WarpSize, lane = threadIdx.x % WarpSize;
     R *const lists = (R *)yamr__topk_smem;
     /* lane lists: k <= YAMR__TOPK_LANE_K_MAX (one slot), one-word ranks */
@@ -1550,6 +1641,7 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
         const long long row = part.row, first = part.first, n = part.n;
         if (!by_warp) {
             if (threadIdx.x == 0) team_word = 0;
+            for (int i = threadIdx.x; i < 512; i += YAMR__TOPK_THREADS) seed_counts[i] = 0;
             __syncthreads();
         }
         sel.open(lists + warp * Select::buffer, a.k, by_warp ? NULL : &team_word,
@@ -1558,14 +1650,14 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
             yamr__topk_elements_of<Bytes, YAMR__KEYS_EITHER, R>(a, in, row, first);
         if constexpr (yamr__topk_scan_copies(ScanCopies) == 2) {
             if (by_warp)
-                yamr__select_scan<WarpSize, Q, unroll>(sel, n, src, lane, WarpSize, true);
+                yamr__select_scan<WarpSize, Q, unroll>(sel, n, src, lane, WarpSize, true, nullptr);
             else
                 yamr__select_scan<WarpSize, Q, unroll>(sel, n > 0 ? n : 0, src, (int)threadIdx.x,
-                                                       YAMR__TOPK_THREADS, false);
+                                                       YAMR__TOPK_THREADS, false, seed_counts);
         } else {
             yamr__select_scan<WarpSize, Q, unroll>(
                 sel, n > 0 ? n : 0, src, by_warp ? lane : (int)threadIdx.x,
-                by_warp ? WarpSize : YAMR__TOPK_THREADS, by_warp);
+                by_warp ? WarpSize : YAMR__TOPK_THREADS, by_warp, by_warp ? nullptr : seed_counts);
         }
         if (!by_warp) { /* the block's warps merge their lists pairwise */
 #pragma unroll 1
