@@ -718,6 +718,30 @@ __device__ inline Storage yamr__vector_element(const uint4 &raw, int c)
     return e[c];
 }
 
+/* 2-byte floats: which elements of the vectors in_range (bit u: raw[u]) may be candidates, as
+ * yamr__select_scan's hits, by float compares of their values (times `sign`: -1 for MIN) with t
+ * (yamr__topk_elements::half_threshold) in place of each element's key: a shift or a conversion
+ * and a compare an element, where the key takes a dozen instructions and the scan of 8 elements
+ * a vector is bound by them. NaN passes where NanPasses (YAMR_NAN_PROPAGATE: the unordered
+ * compare); +-0 compare equal, as their keys do. */
+template <int Unroll, bool Bf16, bool NanPasses>
+__device__ inline unsigned yamr__half_hits(const uint4 (&raw)[Unroll], unsigned in_range, float t,
+                                           float sign)
+{
+    unsigned hits = 0;
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+        if (!((in_range >> u) & 1u)) continue;
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const uint16_t b = yamr__vector_element<uint16_t>(raw[u], c);
+            const float v = sign * (Bf16 ? __uint_as_float((uint32_t)b << 16) : yamr__half_to_float(b));
+            if (NanPasses ? !(v < t) : v >= t) hits |= 1u << (u * 8 + c);
+        }
+    }
+    return hits;
+}
+
 /*
  * The select scan: the elements [0, n) of `src` into a warp's select; thread `tid` of `lanes`
  * (a multiple of the warp) reads 16-byte vectors tid, tid + lanes, ... between the row's first
@@ -784,13 +808,27 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
         sel.refresh();
         const Key least = (Key)yamr__rank_key(sel.threshold);
         unsigned hits = 0; /* bit u * per_vec + c: element c of vector u may be a candidate */
+        if constexpr (sizeof(S) == 2) {
+            unsigned in_range = 0; /* bit u: vector u is the part's */
 #pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            if (b0 + (long long)u * lanes + tid >= vectors) continue;
+            for (int u = 0; u < Unroll; ++u)
+                if (b0 + (long long)u * lanes + tid < vectors) in_range |= 1u << u;
+            const float t = src.half_threshold(least), sign = src.mode.flip ? -1.0f : 1.0f;
+            if (src.inf == YAMR_BF16_INF)
+                hits = src.mode.nan_key ? yamr__half_hits<Unroll, true, true>(raw, in_range, t, sign)
+                                        : yamr__half_hits<Unroll, true, false>(raw, in_range, t, sign);
+            else
+                hits = src.mode.nan_key ? yamr__half_hits<Unroll, false, true>(raw, in_range, t, sign)
+                                        : yamr__half_hits<Unroll, false, false>(raw, in_range, t, sign);
+        } else {
 #pragma unroll
-            for (int c = 0; c < per_vec; ++c) {
-                const Key key = src.key(yamr__vector_element<S>(raw[u], c));
-                if (key >= least && src.counts(key)) hits |= 1u << (u * per_vec + c);
+            for (int u = 0; u < Unroll; ++u) {
+                if (b0 + (long long)u * lanes + tid >= vectors) continue;
+#pragma unroll
+                for (int c = 0; c < per_vec; ++c) {
+                    const Key key = src.key(yamr__vector_element<S>(raw[u], c));
+                    if (key >= least && src.counts(key)) hits |= 1u << (u * per_vec + c);
+                }
             }
         }
         if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, hits != 0)) continue;
@@ -992,6 +1030,21 @@ struct yamr__topk_elements {
     }
     /* Whether an element of this key is one (a NaN under YAMR_NAN_IGNORE is not). */
     __device__ inline bool counts(key_type key) const { return !(skip_bottom && key == 0); }
+    /* 2 bytes: the float whose value, times -1 for MIN, an element's value (the same) reaches
+     * where its key reaches `least` (yamr__half_hits): the key's bits back (yamr__key_half's
+     * inverse); -inf for the bottom, +inf for the NaN key (the NaNs, and +inf, pass: an extra
+     * candidate costs only its place in the buffer). */
+    __device__ inline float half_threshold(key_type least) const
+    {
+        if (least == 0) return -INFINITY;
+        if (least > 0xffffu) return INFINITY;
+        const uint32_t ord = mode.flip ? 0xffffu - (least - 1u) : least - 1u;
+        const uint32_t bits = (ord & 0x8000u) ? (ord & 0x7fffu) : (~ord & 0xffffu);
+        const float v = inf == YAMR_BF16_INF ? __uint_as_float(bits << 16)
+                                             : yamr__half_to_float((uint16_t)bits);
+        const float t = mode.flip ? -v : v;
+        return t == t ? t : -INFINITY; /* no element's key: every number passes */
+    }
     __device__ inline bool rank(item x, long long i, R &r) const
     {
         const key_type k = key(x);
