@@ -718,25 +718,65 @@ __device__ inline Storage yamr__vector_element(const uint4 &raw, int c)
     return e[c];
 }
 
-/* 2-byte floats: which elements of the vectors in_range (bit u: raw[u]) may be candidates, as
- * yamr__select_scan's hits, by float compares of their values (times `sign`: -1 for MIN) with t
- * (yamr__topk_elements::half_threshold) in place of each element's key: a shift or a conversion
- * and a compare an element, where the key takes a dozen instructions and the scan of 8 elements
- * a vector is bound by them. NaN passes where NanPasses (YAMR_NAN_PROPAGATE: the unordered
- * compare); +-0 compare equal, as their keys do. */
-template <int Unroll, bool Bf16, bool NanPasses>
-__device__ inline unsigned yamr__half_hits(const uint4 (&raw)[Unroll], unsigned in_range, float t,
-                                           float sign)
+/* Floats (f32, f16, bf16: Bytes and Bf16): which elements of the vectors in_range (bit u: raw[u])
+ * may be candidates, as yamr__select_scan's hits, by float compares of their values (times
+ * `sign`: -1 for MIN) with t (yamr__topk_elements::float_threshold) in place of each element's
+ * key: a compare an element (and a shift or a conversion for 2 bytes), where a 2-byte key takes
+ * a dozen instructions and the scan of 8 elements a vector is bound by them. NaN passes where
+ * NanPasses (YAMR_NAN_PROPAGATE: the unordered compare); +-0 compare equal, as their keys do. */
+template <int Unroll, int Bytes, bool Bf16, bool NanPasses>
+__device__ inline unsigned yamr__float_hits(const uint4 (&raw)[Unroll], unsigned in_range, float t,
+                                            float sign)
 {
+    constexpr int per_vec = 16 / Bytes;
     unsigned hits = 0;
 #pragma unroll
     for (int u = 0; u < Unroll; ++u) {
         if (!((in_range >> u) & 1u)) continue;
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const uint16_t b = yamr__vector_element<uint16_t>(raw[u], c);
-            const float v = sign * (Bf16 ? __uint_as_float((uint32_t)b << 16) : yamr__half_to_float(b));
-            if (NanPasses ? !(v < t) : v >= t) hits |= 1u << (u * 8 + c);
+        for (int c = 0; c < per_vec; ++c) {
+            float v;
+            if constexpr (Bytes == 4) {
+                v = __uint_as_float(yamr__vector_element<uint32_t>(raw[u], c));
+            } else {
+                const uint16_t b = yamr__vector_element<uint16_t>(raw[u], c);
+                v = Bf16 ? __uint_as_float((uint32_t)b << 16) : yamr__half_to_float(b);
+            }
+            v *= sign;
+            if (NanPasses ? !(v < t) : v >= t) hits |= 1u << (u * per_vec + c);
+        }
+    }
+    return hits;
+}
+
+/* The select scan's hits: bit u * per_vec + c where element c of vector raw[u] (u in in_range)
+ * has a key at or above `least` and counts; floats by yamr__float_hits, the rest by their keys. */
+template <int Unroll, typename Source>
+__device__ inline unsigned yamr__select_hits(const uint4 (&raw)[Unroll], unsigned in_range,
+                                             typename Source::key_type least, const Source &src)
+{
+    typedef typename Source::item S;
+    constexpr int per_vec = 16 / sizeof(S);
+    if constexpr (sizeof(S) <= 4) {
+        if (sizeof(S) == 2 || src.floats) {
+            const float t = src.float_threshold(least), sign = src.mode.flip ? -1.0f : 1.0f;
+            if (sizeof(S) == 2 && src.inf == YAMR_BF16_INF)
+                return src.mode.nan_key
+                           ? yamr__float_hits<Unroll, sizeof(S), true, true>(raw, in_range, t, sign)
+                           : yamr__float_hits<Unroll, sizeof(S), true, false>(raw, in_range, t, sign);
+            return src.mode.nan_key
+                       ? yamr__float_hits<Unroll, sizeof(S), false, true>(raw, in_range, t, sign)
+                       : yamr__float_hits<Unroll, sizeof(S), false, false>(raw, in_range, t, sign);
+        }
+    }
+    unsigned hits = 0;
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+        if (!((in_range >> u) & 1u)) continue;
+#pragma unroll
+        for (int c = 0; c < per_vec; ++c) {
+            const typename Source::key_type key = src.key(yamr__vector_element<S>(raw[u], c));
+            if (key >= least && src.counts(key)) hits |= 1u << (u * per_vec + c);
         }
     }
     return hits;
@@ -807,30 +847,12 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
         }
         sel.refresh();
         const Key least = (Key)yamr__rank_key(sel.threshold);
-        unsigned hits = 0; /* bit u * per_vec + c: element c of vector u may be a candidate */
-        if constexpr (sizeof(S) == 2) {
-            unsigned in_range = 0; /* bit u: vector u is the part's */
+        unsigned in_range = 0; /* bit u: vector u is the part's */
 #pragma unroll
-            for (int u = 0; u < Unroll; ++u)
-                if (b0 + (long long)u * lanes + tid < vectors) in_range |= 1u << u;
-            const float t = src.half_threshold(least), sign = src.mode.flip ? -1.0f : 1.0f;
-            if (src.inf == YAMR_BF16_INF)
-                hits = src.mode.nan_key ? yamr__half_hits<Unroll, true, true>(raw, in_range, t, sign)
-                                        : yamr__half_hits<Unroll, true, false>(raw, in_range, t, sign);
-            else
-                hits = src.mode.nan_key ? yamr__half_hits<Unroll, false, true>(raw, in_range, t, sign)
-                                        : yamr__half_hits<Unroll, false, false>(raw, in_range, t, sign);
-        } else {
-#pragma unroll
-            for (int u = 0; u < Unroll; ++u) {
-                if (b0 + (long long)u * lanes + tid >= vectors) continue;
-#pragma unroll
-                for (int c = 0; c < per_vec; ++c) {
-                    const Key key = src.key(yamr__vector_element<S>(raw[u], c));
-                    if (key >= least && src.counts(key)) hits |= 1u << (u * per_vec + c);
-                }
-            }
-        }
+        for (int u = 0; u < Unroll; ++u)
+            if (b0 + (long long)u * lanes + tid < vectors) in_range |= 1u << u;
+        /* bit u * per_vec + c: element c of vector u may be a candidate */
+        const unsigned hits = yamr__select_hits<Unroll>(raw, in_range, least, src);
         if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, hits != 0)) continue;
         const int mine = __popc(hits);
         int below = mine; /* inclusive prefix sum over the lanes */
@@ -1030,20 +1052,32 @@ struct yamr__topk_elements {
     }
     /* Whether an element of this key is one (a NaN under YAMR_NAN_IGNORE is not). */
     __device__ inline bool counts(key_type key) const { return !(skip_bottom && key == 0); }
-    /* 2 bytes: the float whose value, times -1 for MIN, an element's value (the same) reaches
-     * where its key reaches `least` (yamr__half_hits): the key's bits back (yamr__key_half's
-     * inverse); -inf for the bottom, +inf for the NaN key (the NaNs, and +inf, pass: an extra
-     * candidate costs only its place in the buffer). */
-    __device__ inline float half_threshold(key_type least) const
+    /* Floats of up to 4 bytes: the float t such that an element's value, times -1 for MIN,
+     * reaches t where its key reaches `least` (yamr__float_hits): the key's bits back (the
+     * inverse of yamr__key_half, or of the f32 key); -inf for the bottom, +inf for the NaN key
+     * (the NaNs, and +inf, pass: an extra candidate costs only its place in the buffer), and for
+     * a key no number has, the infinity on its side. */
+    __device__ inline float float_threshold(key_type least) const
     {
-        if (least == 0) return -INFINITY;
-        if (least > 0xffffu) return INFINITY;
-        const uint32_t ord = mode.flip ? 0xffffu - (least - 1u) : least - 1u;
-        const uint32_t bits = (ord & 0x8000u) ? (ord & 0x7fffu) : (~ord & 0xffffu);
-        const float v = inf == YAMR_BF16_INF ? __uint_as_float(bits << 16)
-                                             : yamr__half_to_float((uint16_t)bits);
+        float v;
+        key_type mid;
+        if constexpr (Bytes == 2) {
+            if (least == 0) return -INFINITY;
+            if (least > 0xffffu) return INFINITY;
+            const uint32_t ord = mode.flip ? 0xffffu - (least - 1u) : least - 1u;
+            const uint32_t bits = (ord & 0x8000u) ? (ord & 0x7fffu) : (~ord & 0xffffu);
+            v = inf == YAMR_BF16_INF ? __uint_as_float(bits << 16)
+                                     : yamr__half_to_float((uint16_t)bits);
+            mid = 0x8000u;
+        } else {
+            if (least == 0) return -INFINITY;
+            if (least == ~(key_type)0) return INFINITY;
+            const uint32_t ord = (uint32_t)(least ^ mode.flip);
+            v = __uint_as_float((ord & 0x80000000u) ? (ord ^ 0x80000000u) : ~ord);
+            mid = (key_type)0x80000000u;
+        }
         const float t = mode.flip ? -v : v;
-        return t == t ? t : -INFINITY; /* no element's key: every number passes */
+        return t == t ? t : least > mid ? INFINITY : -INFINITY;
     }
     __device__ inline bool rank(item x, long long i, R &r) const
     {
