@@ -724,6 +724,25 @@ __device__ inline Storage yamr__vector_element(const uint4 &raw, int c)
  * key: a compare an element (and a shift or a conversion for 2 bytes), where a 2-byte key takes
  * a dozen instructions and the scan of 8 elements a vector is bound by them. NaN passes where
  * NanPasses (YAMR_NAN_PROPAGATE: the unordered compare); +-0 compare equal, as their keys do. */
+/* Element c of a vector of floats of `Bytes` bytes (bf16 where Bf16, else f16 for 2) as a float,
+ * and a float's bits back in that width (exact for what the first gives). */
+template <int Bytes, bool Bf16>
+__device__ inline float yamr__float_element(const uint4 &raw, int c)
+{
+    if constexpr (Bytes == 4) {
+        return __uint_as_float(yamr__vector_element<uint32_t>(raw, c));
+    } else {
+        const uint16_t b = yamr__vector_element<uint16_t>(raw, c);
+        return Bf16 ? __uint_as_float((uint32_t)b << 16) : yamr__half_to_float(b);
+    }
+}
+template <int Bytes, bool Bf16>
+__device__ inline uint32_t yamr__float_bits(float v)
+{
+    if constexpr (Bytes == 4) return __float_as_uint(v);
+    else return Bf16 ? __float_as_uint(v) >> 16 : yamr__float_to_half(v);
+}
+
 template <int Unroll, int Bytes, bool Bf16, bool NanPasses>
 __device__ inline unsigned yamr__float_hits(const uint4 (&raw)[Unroll], unsigned in_range, float t,
                                             float sign)
@@ -735,18 +754,87 @@ __device__ inline unsigned yamr__float_hits(const uint4 (&raw)[Unroll], unsigned
         if (!((in_range >> u) & 1u)) continue;
 #pragma unroll
         for (int c = 0; c < per_vec; ++c) {
-            float v;
-            if constexpr (Bytes == 4) {
-                v = __uint_as_float(yamr__vector_element<uint32_t>(raw[u], c));
-            } else {
-                const uint16_t b = yamr__vector_element<uint16_t>(raw[u], c);
-                v = Bf16 ? __uint_as_float((uint32_t)b << 16) : yamr__half_to_float(b);
-            }
-            v *= sign;
+            const float v = sign * yamr__float_element<Bytes, Bf16>(raw[u], c);
             if (NanPasses ? !(v < t) : v >= t) hits |= 1u << (u * per_vec + c);
         }
     }
     return hits;
+}
+
+/* The seed's groups (yamr__select_scan): group j of a thread holds element c of vector u where
+ * (u * per_vec + c) % Groups is j, of its first Unroll vectors or, where seed_all, of all; its
+ * largest key, 0 where it has none. Floats take the largest value (times -1 for MIN) by float
+ * max, then its key: a NaN is skipped, as is a group of NaNs alone (0), which lowers the
+ * seed at most, still a bound. */
+template <int Groups, int Bytes, bool Bf16, int Unroll, typename Source>
+__device__ inline void yamr__float_group_max(const uint4 *vec, long long vectors, int tid,
+                                             int lanes, bool seed_all, const Source &src,
+                                             typename Source::key_type (&group_max)[Groups])
+{
+    constexpr int per_vec = 16 / Bytes;
+    const float sign = src.mode.flip ? -1.0f : 1.0f;
+    float m[Groups];
+#pragma unroll
+    for (int j = 0; j < Groups; ++j) m[j] = -INFINITY;
+    for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const long long v = b0 + (long long)u * lanes + tid;
+            if (v >= vectors) continue;
+            const uint4 raw = vec[v];
+#pragma unroll
+            for (int c = 0; c < per_vec; ++c) {
+                float &g = m[(u * per_vec + c) % Groups];
+                g = fmaxf(g, sign * yamr__float_element<Bytes, Bf16>(raw, c));
+            }
+        }
+        if (!seed_all) break;
+    }
+    typedef typename Source::item S;
+#pragma unroll
+    for (int j = 0; j < Groups; ++j)
+        group_max[j] =
+            m[j] == -INFINITY ? 0 : src.key((S)yamr__float_bits<Bytes, Bf16>(sign * m[j]));
+}
+template <int Unroll, int Groups, typename Source>
+__device__ inline void yamr__group_max(const uint4 *vec, long long vectors, int tid, int lanes,
+                                       bool seed_all, const Source &src,
+                                       typename Source::key_type (&group_max)[Groups])
+{
+    typedef typename Source::item S;
+    typedef typename Source::key_type Key;
+    constexpr int per_vec = 16 / sizeof(S);
+    if constexpr (sizeof(S) <= 4) {
+        if (sizeof(S) == 2 || src.floats) { /* bf16 or f16 by the rule's infinity, or f32 */
+            constexpr bool two = sizeof(S) == 2;
+            if (two && src.inf == YAMR_BF16_INF)
+                yamr__float_group_max<Groups, sizeof(S), two, Unroll>(vec, vectors, tid, lanes,
+                                                                      seed_all, src, group_max);
+            else
+                yamr__float_group_max<Groups, sizeof(S), false, Unroll>(vec, vectors, tid, lanes,
+                                                                        seed_all, src, group_max);
+            return;
+        }
+    }
+    if constexpr (sizeof(S) != 2) { /* integers and 8 bytes: the keys */
+#pragma unroll
+        for (int j = 0; j < Groups; ++j) group_max[j] = 0;
+        for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
+#pragma unroll
+            for (int u = 0; u < Unroll; ++u) {
+                const long long v = b0 + (long long)u * lanes + tid;
+                if (v >= vectors) continue;
+                const uint4 raw = vec[v];
+#pragma unroll
+                for (int c = 0; c < per_vec; ++c) {
+                    const Key key = src.key(yamr__vector_element<S>(raw, c));
+                    Key &g = group_max[(u * per_vec + c) % Groups];
+                    g = key > g ? key : g;
+                }
+            }
+            if (!seed_all) break;
+        }
+    }
 }
 
 /* The select scan's hits: bit u * per_vec + c where element c of vector raw[u] (u in in_range)
@@ -760,16 +848,17 @@ __device__ inline unsigned yamr__select_hits(const uint4 (&raw)[Unroll], unsigne
     if constexpr (sizeof(S) <= 4) {
         if (sizeof(S) == 2 || src.floats) {
             const float t = src.float_threshold(least), sign = src.mode.flip ? -1.0f : 1.0f;
-            if (sizeof(S) == 2 && src.inf == YAMR_BF16_INF)
-                return src.mode.nan_key
-                           ? yamr__float_hits<Unroll, sizeof(S), true, true>(raw, in_range, t, sign)
-                           : yamr__float_hits<Unroll, sizeof(S), true, false>(raw, in_range, t, sign);
-            return src.mode.nan_key
-                       ? yamr__float_hits<Unroll, sizeof(S), false, true>(raw, in_range, t, sign)
-                       : yamr__float_hits<Unroll, sizeof(S), false, false>(raw, in_range, t, sign);
+            constexpr bool two = sizeof(S) == 2; /* bf16 or f16, by the rule's infinity */
+            constexpr int b = sizeof(S);
+            const bool nan = src.mode.nan_key != 0; /* passes: YAMR_NAN_PROPAGATE */
+            if (two && src.inf == YAMR_BF16_INF)
+                return nan ? yamr__float_hits<Unroll, b, two, true>(raw, in_range, t, sign)
+                           : yamr__float_hits<Unroll, b, two, false>(raw, in_range, t, sign);
+            return nan ? yamr__float_hits<Unroll, b, false, true>(raw, in_range, t, sign)
+                       : yamr__float_hits<Unroll, b, false, false>(raw, in_range, t, sign);
         }
     }
-    unsigned hits = 0;
+    unsigned hits = 0; /* integers and 8 bytes: the keys */
 #pragma unroll
     for (int u = 0; u < Unroll; ++u) {
         if (!((in_range >> u) & 1u)) continue;
@@ -819,23 +908,7 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
     }
     const uint4 *vec = (const uint4 *)(p + head);
     Key group_max[seed_groups];
-#pragma unroll
-    for (int j = 0; j < seed_groups; ++j) group_max[j] = 0;
-    for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            const long long v = b0 + (long long)u * lanes + tid;
-            if (v >= vectors) continue;
-            const uint4 raw = vec[v];
-#pragma unroll
-            for (int c = 0; c < per_vec; ++c) {
-                const Key key = src.key(yamr__vector_element<S>(raw, c));
-                Key &g = group_max[(u * per_vec + c) % seed_groups];
-                g = key > g ? key : g;
-            }
-        }
-        if (!seed_all) break;
-    }
+    yamr__group_max<Unroll>(vec, vectors, tid, lanes, seed_all, src, group_max);
     if (seed_counts && sel.k >= YAMR__TOPK_SEED_BLOCK_K) sel.seed_block(group_max, seed_counts);
     else sel.seed(group_max);
     for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
