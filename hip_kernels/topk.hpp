@@ -12,12 +12,12 @@
  * the policy table, src/policy.h, whose row's values are the kernels' template arguments):
  *  - warp select (TOPK_SELECT, k <= the row's slots warps' width): each warp keeps its own sorted
  *    list in registers and its own candidate buffer, and no step of a scan waits for another
- *    warp. A thread compares the keys it loaded with the threshold's key; the rare hits go to
- *    the buffer at once (a prefix sum of the lanes' counts), and a full buffer is sorted and
- *    merged into the list with shuffles. The threshold is the best lower bound of the answer's
- *    k-th known: the warp's own k-th, a seed from group maxima (of the warp's, or of all the
- *    block's warps' first loads), and the words the block's other warps and the row's other
- *    blocks publish. A block's warps merge their lists at the end.
+ *    warp. A thread compares what it loaded with the threshold (floats by value, the rest by
+ *    key); the rare hits go to the buffer at once (a prefix sum of the lanes' counts), and a
+ *    full buffer is sorted and merged into the list with shuffles. The threshold is the best
+ *    lower bound of the answer's k-th known: the warp's own k-th, a seed from group maxima (of
+ *    the warp's, or of all the block's warps' first loads), and the words the block's other
+ *    warps and the row's other blocks publish. A block's warps merge their lists at the end.
  *  - a block's shared list (larger k): a list of a power of two >= k ranks in shared memory and
  *    a shared buffer of candidates, flushed by a bitonic sort of the whole block; k above its
  *    capacity goes in rounds of that capacity, each taking the best ranks strictly below the
@@ -445,8 +445,9 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
  * For k up to Q * WarpSize (Q <= the TOPK_SELECT row's slots), each warp keeps its own list of
  * Q * WarpSize ranks sorted largest first in registers (entry e = j * WarpSize + lane is v[j] of
  * that lane) and its own candidate buffer in shared memory, so that no step of a scan waits for
- * another warp. A thread first compares only the keys of what it loaded with the threshold's key
- * (equal keys pass): most loads of random data end there, at the cost of an argmax's compare.
+ * another warp. A thread first compares only what it loaded with the threshold (equal keys pass;
+ * floats by value, yamr__float_hits): most loads of random data end there, at the cost of an
+ * argmax's compare.
  * Candidates go to the buffer by ballot; a full buffer is sorted a list's length at a time and
  * merged into the list, all in registers and shuffles. The threshold is the largest lower bound
  * of the answer's k-th rank known: the warp's own k-th, a seed from the warp's first loads (a
@@ -718,12 +719,6 @@ __device__ inline Storage yamr__vector_element(const uint4 &raw, int c)
     return e[c];
 }
 
-/* Floats (f32, f16, bf16: Bytes and Bf16): which elements of the vectors in_range (bit u: raw[u])
- * may be candidates, as yamr__select_scan's hits, by float compares of their values (times
- * `sign`: -1 for MIN) with t (yamr__topk_elements::float_threshold) in place of each element's
- * key: a compare an element (and a shift or a conversion for 2 bytes), where a 2-byte key takes
- * a dozen instructions and the scan of 8 elements a vector is bound by them. NaN passes where
- * NanPasses (YAMR_NAN_PROPAGATE: the unordered compare); +-0 compare equal, as their keys do. */
 /* Element c of a vector of floats of `Bytes` bytes (bf16 where Bf16, else f16 for 2) as a float,
  * and a float's bits back in that width (exact for what the first gives). */
 template <int Bytes, bool Bf16>
@@ -743,6 +738,12 @@ __device__ inline uint32_t yamr__float_bits(float v)
     else return Bf16 ? __float_as_uint(v) >> 16 : yamr__float_to_half(v);
 }
 
+/* Floats (f32, f16, bf16: Bytes and Bf16): which elements of the vectors in_range (bit u: raw[u])
+ * may be candidates, as yamr__select_scan's hits, by float compares of their values (times
+ * `sign`: -1 for MIN) with t (yamr__topk_elements::float_threshold) in place of each element's
+ * key: a compare an element (and a shift or a conversion for 2 bytes), where a 2-byte key takes
+ * a dozen instructions and the scan of 8 elements a vector is bound by them. NaN passes where
+ * NanPasses (YAMR_NAN_PROPAGATE: the unordered compare); +-0 compare equal, as their keys do. */
 template <int Unroll, int Bytes, bool Bf16, bool NanPasses>
 __device__ inline unsigned yamr__float_hits(const uint4 (&raw)[Unroll], unsigned in_range, float t,
                                             float sign)
@@ -761,36 +762,47 @@ __device__ inline unsigned yamr__float_hits(const uint4 (&raw)[Unroll], unsigned
     return hits;
 }
 
-/* The seed's groups (yamr__select_scan): group j of a thread holds element c of vector u where
- * (u * per_vec + c) % Groups is j, of its first Unroll vectors or, where seed_all, of all; its
- * largest key, 0 where it has none. Floats take the largest value (times -1 for MIN) by float
- * max, then its key: a NaN is skipped, as is a group of NaNs alone (0), which lowers the
- * seed at most, still a bound. */
-template <int Groups, int Bytes, bool Bf16, int Unroll, typename Source>
-__device__ inline void yamr__float_group_max(const uint4 *vec, long long vectors, int tid,
-                                             int lanes, bool seed_all, const Source &src,
-                                             typename Source::key_type (&group_max)[Groups])
+/* The seed's vectors of a thread (yamr__select_scan): its first Unroll, or where seed_all all of
+ * them, each to take(raw, u), u its place in its batch. */
+template <int Unroll, typename Take>
+__device__ inline void yamr__seed_vectors(const uint4 *vec, long long vectors, int tid, int lanes,
+                                          bool seed_all, const Take &take)
 {
-    constexpr int per_vec = 16 / Bytes;
-    const float sign = src.mode.flip ? -1.0f : 1.0f;
-    float m[Groups];
-#pragma unroll
-    for (int j = 0; j < Groups; ++j) m[j] = -INFINITY;
     for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
 #pragma unroll
         for (int u = 0; u < Unroll; ++u) {
             const long long v = b0 + (long long)u * lanes + tid;
             if (v >= vectors) continue;
-            const uint4 raw = vec[v];
-#pragma unroll
-            for (int c = 0; c < per_vec; ++c) {
-                float &g = m[(u * per_vec + c) % Groups];
-                g = fmaxf(g, sign * yamr__float_element<Bytes, Bf16>(raw, c));
-            }
+            const uint4 raw = vec[v]; /* one 16-byte load */
+            take(raw, u);
         }
         if (!seed_all) break;
     }
+}
+
+/* The seed's groups: group j of a thread holds element c of its vector u (yamr__seed_vectors)
+ * where (u * per_vec + c) % Groups is j; its largest key, 0 where it has none. Floats take the
+ * largest value (times -1 for MIN) by float max, then its key: a NaN is skipped, as is a group
+ * of NaNs alone (0), which lowers the seed at most, still a bound. */
+template <int Groups, int Bytes, bool Bf16, int Unroll, typename Source>
+__device__ inline void yamr__float_group_max(const uint4 *vec, long long vectors, int tid,
+                                             int lanes, bool seed_all, const Source &src,
+                                             typename Source::key_type (&group_max)[Groups])
+{
     typedef typename Source::item S;
+    constexpr int per_vec = 16 / Bytes;
+    const float sign = src.mode.flip ? -1.0f : 1.0f;
+    float m[Groups];
+#pragma unroll
+    for (int j = 0; j < Groups; ++j) m[j] = -INFINITY;
+    const auto take = [&](const uint4 &raw, int u) {
+#pragma unroll
+        for (int c = 0; c < per_vec; ++c) {
+            float &g = m[(u * per_vec + c) % Groups];
+            g = fmaxf(g, sign * yamr__float_element<Bytes, Bf16>(raw, c));
+        }
+    };
+    yamr__seed_vectors<Unroll>(vec, vectors, tid, lanes, seed_all, take);
 #pragma unroll
     for (int j = 0; j < Groups; ++j)
         group_max[j] =
@@ -819,21 +831,15 @@ __device__ inline void yamr__group_max(const uint4 *vec, long long vectors, int 
     if constexpr (sizeof(S) != 2) { /* integers and 8 bytes: the keys */
 #pragma unroll
         for (int j = 0; j < Groups; ++j) group_max[j] = 0;
-        for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
+        const auto take = [&](const uint4 &raw, int u) {
 #pragma unroll
-            for (int u = 0; u < Unroll; ++u) {
-                const long long v = b0 + (long long)u * lanes + tid;
-                if (v >= vectors) continue;
-                const uint4 raw = vec[v];
-#pragma unroll
-                for (int c = 0; c < per_vec; ++c) {
-                    const Key key = src.key(yamr__vector_element<S>(raw, c));
-                    Key &g = group_max[(u * per_vec + c) % Groups];
-                    g = key > g ? key : g;
-                }
+            for (int c = 0; c < per_vec; ++c) {
+                const Key key = src.key(yamr__vector_element<S>(raw, c));
+                Key &g = group_max[(u * per_vec + c) % Groups];
+                g = key > g ? key : g;
             }
-            if (!seed_all) break;
-        }
+        };
+        yamr__seed_vectors<Unroll>(vec, vectors, tid, lanes, seed_all, take);
     }
 }
 
