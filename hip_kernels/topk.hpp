@@ -24,7 +24,9 @@
  *    last rank of the round before (kept per row in the workspace). Its threshold starts at a
  *    floor from counts of the keys' top bits (the part's or the whole row's), the same whatever
  *    the order of the data.
- * Either way, a row is a warp's (short rows), a block's, or several blocks' (few long rows):
+ * Short rows of small k take lane rows instead (a few lanes a row, the row in registers, its
+ * candidates placed by rank: no list). Either way, a row is a warp's (short rows), a block's, or
+ * several blocks' (few long rows):
  * then each leaves its sorted list in the workspace and yamr_topk_merge_kernel (a block per row)
  * merges them and writes the answer. On random data almost every element fails one compare
  * from the start, so the scan runs near the speed of the read; ordered data costs more flushes,
@@ -719,6 +721,20 @@ __device__ inline Storage yamr__vector_element(const uint4 &raw, int c)
     return e[c];
 }
 
+/* The 16-byte vector's element c, c not a constant: selects, not a copy to local memory. */
+template <typename Storage>
+__device__ inline Storage yamr__vector_element_at(const uint4 &raw, int c)
+{
+    static_assert(sizeof(Storage) <= 4, "elements of a word at most");
+    constexpr int per_word = 4 / sizeof(Storage);
+    const int i = c / per_word;
+    uint32_t w = raw.x;
+    w = i == 1 ? raw.y : w;
+    w = i == 2 ? raw.z : w;
+    w = i == 3 ? raw.w : w;
+    return (Storage)(w >> (8 * sizeof(Storage) * (c % per_word)));
+}
+
 /* Element c of a vector of floats of `Bytes` bytes (bf16 where Bf16, else f16 for 2) as a float,
  * and a float's bits back in that width (exact for what the first gives). */
 template <int Bytes, bool Bf16>
@@ -1109,6 +1125,7 @@ template <int Bytes, int Keys, typename R>
 struct yamr__topk_elements {
     typedef typename yamr__topk_width<Bytes>::storage item;
     typedef typename yamr__topk_width<Bytes>::key key_type;
+    typedef R rank_type;
     const item *row;
     long long first; /* the column of row[0] */
     yamr__key_mode<key_type> mode; /* MIN's flip; the NaN key (top: PROPAGATE, bottom: IGNORE) */
@@ -1127,6 +1144,19 @@ struct yamr__topk_elements {
             return yamr__device_key_f32(__uint_as_float(x), mode);
         } else {
             return yamr__device_key_f64(__longlong_as_double((long long)x), mode);
+        }
+    }
+    /* Elements of up to 4 bytes: an element below or at every element by value and by key, for
+     * places of no element (-inf, +inf for MIN; an integer of key 0). */
+    __device__ inline item pad() const
+    {
+        if constexpr (Bytes == 2) {
+            return (item)(inf | (mode.flip ? 0u : 0x8000u));
+        } else if constexpr (Bytes == 4) {
+            if (floats) return (item)(mode.flip ? 0x7f800000u : 0xff800000u);
+            return (item)(sign_mask ^ mode.flip);
+        } else {
+            return 0;
         }
     }
     /* Whether an element of this key is one (a NaN under YAMR_NAN_IGNORE is not). */
@@ -1568,182 +1598,263 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
     }
 }
 
-/* ---- Lane lists: a few lanes per short row, each lane its own list ----
+/* ---- Lane rows: a few lanes per short row, the row in registers ----
  *
- * For rows of a few hundred elements and small k (the TOPK_SELECT row's count and lane_k), a
- * warp's select costs more than the row's read: its seed and its flush each sort a warp's width
- * of ranks per row. Here `lanes` lanes (a power of two below the warp's width) take a row, and a
- * warp WarpSize / lanes rows at once. Each lane keeps the keys of a batch of its elements; the
- * k-th largest of the row's lanes' largest keys (a bitonic sort across them) is at or below k
- * elements' keys, so no element below it is in the answer: on random rows only a few elements a
- * row reach it. Those enter the lane's list, the best T >= k ranks of its elements sorted in
- * registers (T compare-exchanges), one candidate of each lane at a time, so that a warp's lanes
- * insert side by side; a lane's k-th then bounds its later batches. The row's lanes then merge
- * their lists in log2(lanes) exchanges: each takes its partner's list by shuffles, and the larger
- * of its entry j and the partner's entry T - 1 - j is, over all j, the best T of both lists, one
- * bitonic sequence that log2(T) compare-exchange steps sort. Every lane of the row ends with its
- * list.
+ * For rows of at most `lanes` x the TOPK_SELECT row's count elements (YAMR__TOPK_LANE_ELEMENTS at
+ * most) and k up to its lane_k, a warp's select costs more than the row's read: its seed and its
+ * flush each sort a warp's width of ranks per row. Here `lanes` lanes (a power of two, 2k at
+ * least where the row has 2k vectors, below the warp's width: src/topk_shape.c) take a row, and
+ * a warp WarpSize / lanes rows at once; each lane loads all its elements (16-byte vectors g,
+ * g + lanes, ... of the row, g its place among the row's lanes) at once. The k-th largest of the
+ * row's lanes' largest keys (each lane counts the lanes above it) is at or below k elements'
+ * keys, so no element below it is in the answer: on random rows about k + k/4 elements reach it
+ * (floats compare by value, as in the select scan). Those go to the row's part of the
+ * warp's buffer (a prefix sum of the lanes' counts), and each is placed by its rank among them
+ * (how many are larger): no list, no sort. Where a row has more candidates than its part holds
+ * (ordered or equal data), its warp takes each row's k best one at a time instead, by a max
+ * across the row's lanes.
  */
-template <int T, typename R>
-__device__ inline void yamr__lane_insert(R (&t)[T], R r)
+
+/* Lane g's vectors of a row of n (< 2^31) elements (g, g + lanes, ..., V at most) into raw,
+ * element c of vector u at bit u * per_vec + c of the returned mask of the row's elements, the
+ * rest `pad`; a row off a 16-byte boundary, and its last vector where partial, load element by
+ * element. */
+template <int V, typename S>
+__device__ inline unsigned yamr__lane_load(const S *row, int n, int g, int lanes, S pad,
+                                           uint4 (&raw)[V])
 {
+    constexpr int per_vec = 16 / sizeof(S);
+    const bool aligned = (uintptr_t)row % 16 == 0;
+    unsigned valid = 0;
 #pragma unroll
-    for (int j = 0; j < T; ++j) {
-        if (yamr__rank_gt(r, t[j])) {
-            const R x = t[j];
-            t[j] = r;
-            r = x;
+    for (int u = 0; u < V; ++u) {
+        const int v = g + u * lanes, first = v * per_vec;
+        if (aligned && first + per_vec <= n) {
+            raw[u] = ((const uint4 *)row)[v];
+            valid |= ((1u << per_vec) - 1u) << (u * per_vec);
+        } else {
+            S e[per_vec];
+#pragma unroll
+            for (int c = 0; c < per_vec; ++c) {
+                e[c] = first + c < n ? row[first + c] : pad;
+                if (first + c < n) valid |= 1u << (u * per_vec + c);
+            }
+            memcpy(&raw[u], e, sizeof e);
         }
     }
+    return valid;
 }
 
-/* The lanes of a row (`lanes`, a power of two, aligned) merge their lists: each ends with the
- * row's best T. */
-template <int WarpSize, int T, typename R>
-__device__ inline void yamr__lane_merge(R (&t)[T], int lanes)
+/* The largest key of the elements of raw that count (a pad is below or at every element), 0
+ * where none: floats by the float max of their values (the min for MIN; NaN skipped, which lowers
+ * the bound at most), the rest by their keys. */
+template <int V, int Bytes, bool Bf16, typename Source>
+__device__ inline typename Source::key_type yamr__lane_float_most(const uint4 (&raw)[V],
+                                                                  const Source &src)
 {
-#pragma unroll 1
-    for (int d = lanes / 2; d > 0; d /= 2) {
-        R o[T];
+    typedef typename Source::item S;
+    constexpr int per_vec = 16 / Bytes;
+    const bool is_min = src.mode.flip != 0;
+    float m = is_min ? INFINITY : -INFINITY;
+    if (is_min) {
 #pragma unroll
-        for (int j = 0; j < T; ++j) o[j] = yamr__rank_shfl<WarpSize>(t[T - 1 - j], d, true);
+        for (int u = 0; u < V; ++u)
 #pragma unroll
-        for (int j = 0; j < T; ++j) t[j] = yamr__rank_max(t[j], o[j]);
+            for (int c = 0; c < per_vec; ++c)
+                m = fminf(m, yamr__float_element<Bytes, Bf16>(raw[u], c));
+    } else {
 #pragma unroll
-        for (int s = T / 2; s > 0; s /= 2) {
+        for (int u = 0; u < V; ++u)
 #pragma unroll
-            for (int j = 0; j < T; ++j)
-                if ((j & s) == 0) yamr__rank_order(t[j], t[j + s], true);
-        }
+            for (int c = 0; c < per_vec; ++c)
+                m = fmaxf(m, yamr__float_element<Bytes, Bf16>(raw[u], c));
     }
+    return m == (is_min ? INFINITY : -INFINITY) ? 0
+                                                 : src.key((S)yamr__float_bits<Bytes, Bf16>(m));
+}
+template <int V, typename Source>
+__device__ inline typename Source::key_type yamr__lane_most(const uint4 (&raw)[V],
+                                                            const Source &src)
+{
+    typedef typename Source::item S;
+    typedef typename Source::key_type Key;
+    constexpr int per_vec = 16 / sizeof(S);
+    constexpr bool two = sizeof(S) == 2;
+    if (two || src.floats) { /* bf16 or f16 by the rule's infinity, or f32 */
+        if (two && src.inf == YAMR_BF16_INF)
+            return yamr__lane_float_most<V, sizeof(S), two>(raw, src);
+        return yamr__lane_float_most<V, sizeof(S), false>(raw, src);
+    }
+    Key most = 0; /* integers: the keys */
+#pragma unroll
+    for (int u = 0; u < V; ++u)
+#pragma unroll
+        for (int c = 0; c < per_vec; ++c) {
+            const Key key = src.key(yamr__vector_element<S>(raw[u], c));
+            most = key > most ? key : most;
+        }
+    return most;
 }
 
 /* The k-th largest of the row's lanes' keys m (lane g of the row holds one), in every lane of
- * the row; 0 (below or at every key) where the row has fewer lanes than k. */
+ * the row; 0 (below or at every key) where the row has fewer lanes than k. Each lane counts the
+ * row's lanes above it (a larger key, or an equal one at a smaller g): the lane of k - 1 above
+ * holds the k-th. */
 template <int WarpSize, typename Key>
 __device__ inline Key yamr__lane_kth(Key m, int lanes, int k)
 {
-    const int lane = threadIdx.x % WarpSize, g = lane & (lanes - 1);
-#pragma unroll 1
-    for (int size = 2; size <= lanes; size *= 2) { /* bitonic, largest first */
-#pragma unroll 1
-        for (int d = size / 2; d > 0; d /= 2) {
-            const Key o = yamr__shfl_xor<WarpSize>(m, d);
-            const bool first = (g & d) == 0, descending = (g & size) == 0 || size == lanes;
-            m = (first == descending) == (o > m) ? o : m;
-        }
+    const int lane = threadIdx.x % WarpSize, g = lane & (lanes - 1), first = lane - g;
+    int above = 0;
+#pragma unroll 4
+    for (int d = 1; d < lanes; ++d) {
+        const int h = (g + d) & (lanes - 1);
+        const Key o = yamr__shfl<WarpSize>(m, first + h);
+        above += o > m || (o == m && h < g) ? 1 : 0;
     }
-    const Key kth = yamr__shfl<WarpSize>(m, (lane - g) + (k <= lanes ? k - 1 : 0));
+    const yamr__lane_mask at = yamr__ballot<WarpSize>(above == k - 1) &
+                               ((lanes == WarpSize ? ~(yamr__lane_mask)0
+                                                   : (((yamr__lane_mask)1) << lanes) - 1)
+                                << first);
+    const Key kth = yamr__shfl<WarpSize>(m, at ? yamr__lowest_lane(at) : lane);
     return k <= lanes ? kth : (Key)0;
 }
 
-/* The rows of a select kernel launched with lanes_per_row below the warp's width: lists of T
- * (>= k) ranks a lane; each lane reads 16-byte vectors g, g + lanes, ... of its row (g its place
- * among the row's lanes), a batch of Vectors at once, whose keys it keeps. The first batch's
- * largest keys give the bound (yamr__lane_kth: every lane of the warp takes part); the elements
- * before the row's first and after its last 16-byte boundary (misaligned rows) enter without.
- * One-word ranks only (src/topk_shape.c plans so): in the kernel of two-word ranks, the warp
- * select ran 3-5% slower beside it (not inlined: 8-28% slower). */
-template <int WarpSize, int T, int Vectors, int Bytes, typename R>
+/* Each element of lane g's vectors (yamr__lane_load) in `bits` to take(b, element, column), b its
+ * bit, in order: the elements' places are constants, the vectors stay in registers. */
+template <int V, typename S, typename Take>
+__device__ inline void yamr__lane_elements(const uint4 (&raw)[V], unsigned bits, int g, int lanes,
+                                           const Take &take)
+{
+    constexpr int per_vec = 16 / sizeof(S);
+#pragma unroll
+    for (int u = 0; u < V; ++u) {
+        if (!((bits >> (u * per_vec)) & ((1u << per_vec) - 1u))) continue;
+        const int first = (g + u * lanes) * per_vec;
+#pragma unroll
+        for (int c = 0; c < per_vec; ++c)
+            if ((bits >> (u * per_vec + c)) & 1u)
+                take(u * per_vec + c, yamr__vector_element<S>(raw[u], c), first + c);
+    }
+}
+
+/* The rows of a lane kernel: Count elements a lane at most; `buf`: the warp's buffer of `buffer`
+ * ranks, a part of buffer / (WarpSize / lanes) for each of its rows. */
+template <int WarpSize, int Bytes, int Count, typename R>
 __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
                                        const typename yamr__topk_width<Bytes>::storage *in,
                                        typename yamr__topk_width<Bytes>::storage *values,
                                        long long *indices,
-                                       typename yamr__topk_width<Bytes>::storage empty)
+                                       typename yamr__topk_width<Bytes>::storage empty, R *buf,
+                                       int buffer)
 {
     typedef typename yamr__topk_width<Bytes>::storage S;
     typedef typename yamr__topk_width<Bytes>::key Key;
     constexpr int per_vec = 16 / sizeof(S), warps = YAMR__TOPK_THREADS / WarpSize;
-    constexpr int batch = Vectors * per_vec;
-    static_assert(batch <= 32, "a lane's candidates of a batch are one word");
+    constexpr int V = Count / per_vec;
+    static_assert(V * per_vec == Count && Count <= 32, "a lane's candidates are one word");
     const int lanes = a.lanes_per_row, lane = threadIdx.x % WarpSize, g = lane & (lanes - 1);
+    const int cap = buffer / (WarpSize / lanes);
+    R *const part = buf + (lane / lanes) * cap;
     const long long per_warp = WarpSize / lanes;
     const long long stride = (long long)gridDim.x * warps * per_warp;
-    const long long n = a.cols;
     for (long long base = ((long long)blockIdx.x * warps + threadIdx.x / WarpSize) * per_warp;
          base < a.rows; base += stride) { /* the same trips in every lane of the warp */
         const long long row = base + lane / lanes;
         const bool mine = row < a.rows;
         const yamr__topk_elements<Bytes, YAMR__KEYS_EITHER, R> src =
             yamr__topk_elements_of<Bytes, YAMR__KEYS_EITHER, R>(a, in, mine ? row : 0, 0);
-        const int misaligned = (int)(((uintptr_t)src.row / sizeof(S)) % per_vec);
-        const int head = !misaligned ? 0 : per_vec - misaligned < n ? per_vec - misaligned : (int)n;
-        const long long vectors = mine ? (n - head) / per_vec : 0;
-        const long long tail = head + vectors * per_vec;
-        const uint4 *vec = (const uint4 *)(src.row + head);
-        R t[T];
+        uint4 raw[V];
+        const unsigned valid =
+            yamr__lane_load(src.row, mine ? (int)a.cols : 0, g, lanes, src.pad(), raw);
+        const Key least = yamr__lane_kth<WarpSize>(yamr__lane_most(raw, src), lanes, a.k);
+        /* (a pad may pass: not an element) */
+        const unsigned hits = yamr__select_hits<V>(raw, (1u << V) - 1u, least, src) & valid;
+        const int own = __popc(hits);
+        int below = own; /* inclusive prefix sum over the row's lanes */
+#pragma unroll 1
+        for (int d = 1; d < lanes; d *= 2) {
+            const int o = yamr__shfl<WarpSize>(below, lane >= d ? lane - d : 0);
+            if (g >= d) below += o;
+        }
+        const int total = yamr__shfl<WarpSize>(below, (lane - g) + lanes - 1);
+        const long long out = row * a.out_k + a.out_first;
+        const S *in_row = in + (mine ? row : 0) * a.ld;
+        if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, total > cap)) {
+            /* a hit of each lane at a time: hits are few, and a branch per element would take
+             * every element where any lane of the warp has a hit */
+            int at = below - own;
+            for (unsigned rest = hits; rest; rest &= rest - 1) {
+                const int b = __ffs(rest) - 1, u = b / per_vec, c = b % per_vec;
+                uint4 x = raw[0];
 #pragma unroll
-        for (int j = 0; j < T; ++j) t[j] = yamr__rank_bottom<R>();
-        Key least = 0;
-        for (long long v0 = g;; v0 += (long long)Vectors * lanes) {
-            const bool first = v0 == g;
-            if (!first && v0 >= vectors) break;
-            uint4 raw[Vectors];
-#pragma unroll
-            for (int u = 0; u < Vectors; ++u) {
-                const long long v = v0 + (long long)u * lanes;
-                raw[u] = v < vectors ? vec[v] : make_uint4(0, 0, 0, 0);
+                for (int j = 1; j < V; ++j)
+                    if (u == j) x = raw[j];
+                src.rank(yamr__vector_element_at<S>(x, c), (g + u * lanes) * per_vec + c,
+                         part[at++]);
             }
-            Key keys[batch], most = 0;
-            unsigned valid = 0; /* bit u * per_vec + c: element c of vector u ranks */
-#pragma unroll
-            for (int u = 0; u < Vectors; ++u) {
-                const bool in_row = v0 + (long long)u * lanes < vectors;
-#pragma unroll
-                for (int c = 0; c < per_vec; ++c) {
-                    const Key key = src.key(yamr__vector_element<S>(raw[u], c));
-                    keys[u * per_vec + c] = key;
-                    if (in_row && src.counts(key)) {
-                        valid |= 1u << (u * per_vec + c);
-                        most = key > most ? key : most;
-                    }
+            yamr__warp_sync(~(yamr__lane_mask)0); /* the row's candidates are seen */
+            for (int i = g; mine && i < total; i += lanes) {
+                const R x = part[i];
+                int rank = 0; /* the candidates above x: its place in the answer */
+                for (int j = 0; j < total; ++j) rank += yamr__rank_gt(part[j], x) ? 1 : 0;
+                if (rank >= a.k) continue;
+                const long long col = yamr__rank_col(x);
+                values[out + rank] = in_row[col];
+                if (indices) indices[out + rank] = col;
+            }
+            for (int j = total + g; mine && j < a.k; j += lanes) { /* fewer than k elements */
+                values[out + j] = empty;
+                if (indices) indices[out + j] = -1;
+            }
+            yamr__warp_sync(~(yamr__lane_mask)0); /* read before the next rows' candidates */
+            continue;
+        }
+        /* A row of the warp has more candidates than its part: each row's best left, k times:
+         * a lane's is its first element of the largest key (its elements go by column). */
+        unsigned left = hits;
+#pragma unroll 1
+        for (int j = 0; j < a.k; ++j) {
+            Key most = 0;
+            int at = -1, at_col = 0;
+            yamr__lane_elements<V, S>(raw, left, g, lanes, [&](int b, S x, int col) {
+                const Key key = src.key(x);
+                if (at < 0 || key > most) {
+                    most = key;
+                    at = b;
+                    at_col = col;
                 }
-            }
-            if (first) least = yamr__lane_kth<WarpSize>(most, lanes, a.k);
-            unsigned hits = 0;
-#pragma unroll
-            for (int j = 0; j < batch; ++j)
-                if (keys[j] >= least) hits |= 1u << j;
-            hits &= valid;
-            while (hits) { /* a candidate of each lane at a time */
-                const int b = __ffs(hits) - 1;
-                hits &= hits - 1;
-                Key key = keys[0];
-#pragma unroll
-                for (int j = 1; j < batch; ++j)
-                    if (j == b) key = keys[j];
-                R r;
-                yamr__rank_make(r, (unsigned long long)key,
-                                head + (v0 + (long long)(b / per_vec) * lanes) * per_vec +
-                                    b % per_vec);
-                yamr__lane_insert(t, r);
-            }
-            /* the lane's own k-th: k of its elements are at or above it */
-            R kth = t[0];
-#pragma unroll
-            for (int j = 1; j < T; ++j)
-                if (j == a.k - 1) kth = t[j];
-            const Key own = (Key)yamr__rank_key(kth);
-            least = own > least ? own : least;
-        }
-        for (long long i = g; mine && i < head + (n - tail); i += lanes) { /* misaligned ends */
-            const long long at = i < head ? i : tail + i - head;
-            R r;
-            if (src.rank(src.row[at], at, r)) yamr__lane_insert(t, r);
-        }
-        yamr__lane_merge<WarpSize>(t, lanes);
-        if (mine) {
-            const long long out = row * a.out_k + a.out_first;
-            const S *in_row = in + row * a.ld;
-#pragma unroll
-            for (int j = 0; j < T; ++j) {
-                if (j >= a.k || (j & (lanes - 1)) != g) continue;
-                const long long col = yamr__rank_col(t[j]);
+            });
+            R best = yamr__rank_bottom<R>(), top;
+            if (at >= 0) yamr__rank_make(best, (unsigned long long)most, at_col);
+            top = best;
+#pragma unroll 1
+            for (int d = 1; d < lanes; d *= 2)
+                top = yamr__rank_max(top, yamr__rank_shfl<WarpSize>(top, d, true));
+            if (at >= 0 && !yamr__rank_gt(top, best)) left &= ~(1u << at); /* ranks are unique */
+            if (mine && g == 0) {
+                const long long col = yamr__rank_col(top);
                 values[out + j] = col < 0 ? empty : in_row[col];
                 if (indices) indices[out + j] = col;
             }
         }
     }
+}
+
+/* Lane rows (a TOPK_SELECT plan of fewer lanes a row than a warp's, one-word ranks:
+ * src/topk_shape.c plans so): Count, the row's count, elements a lane at most; MinBlocks, the
+ * row's bound. */
+template <int Bytes, int WarpSize, int Count, int MinBlocks>
+__global__ void __launch_bounds__(YAMR__TOPK_THREADS, MinBlocks)
+yamr_topk_lane_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
+                      yamr__topk_args a, typename yamr__topk_width<Bytes>::storage *values,
+                      long long *indices, typename yamr__topk_width<Bytes>::storage empty)
+{
+    constexpr int warps = YAMR__TOPK_THREADS / WarpSize;
+    constexpr int buffer = YAMR__TOPK_LANE_PART * WarpSize;
+    if (!yamr__warp_width_matches<WarpSize>()) return;
+    __shared__ yamr__rank32 candidates[warps * buffer];
+    yamr__lane_rows<WarpSize, Bytes, Count>(a, in, values, indices, empty,
+                                            candidates + threadIdx.x / WarpSize * buffer, buffer);
 }
 
 /* Copies of the select scan in a select kernel: the row's (2: a warp per row and a block's part,
@@ -1783,18 +1894,6 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
     __shared__ unsigned seed_counts[512]; /* the block seed's (yamr__warp_select::seed_block) */
     const int warp = threadIdx.x / WarpSize, lane = threadIdx.x % WarpSize;
     R *const lists = (R *)yamr__topk_smem;
-    /* lane lists: k <= YAMR__TOPK_LANE_K_MAX (one slot), one-word ranks */
-    if constexpr (Q == 1 && std::is_same<R, yamr__rank32>::value) {
-        if (a.lanes_per_row > 0 && a.lanes_per_row < WarpSize) {
-            if (a.k <= YAMR__TOPK_LANE_K_MAX / 2)
-                yamr__lane_rows<WarpSize, YAMR__TOPK_LANE_K_MAX / 2, Vectors, Bytes, R>(
-                    a, in, values, indices, empty);
-            else
-                yamr__lane_rows<WarpSize, YAMR__TOPK_LANE_K_MAX, Vectors, Bytes, R>(
-                    a, in, values, indices, empty);
-            return;
-        }
-    }
     const bool by_warp = a.lanes_per_row != 0;
     /* the work items: rows a warp each, or (row, part) pairs a block each; one scan, written
      * once, for both */

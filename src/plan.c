@@ -359,8 +359,9 @@ static void topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why,
                      ctx->info.multiprocessors, lists);
         else if (p->kernel == YAMR_KERNEL_LANES_PER_ROW &&
                  YAMR__PLAN_LANES_PER_ROW(p) < (uint32_t)ctx->info.warp_size)
-            snprintf(why, cap, "%u lanes per row, each lane its own list in registers, merged by "
-                               "shuffles (k up to %d, at most %d elements a lane)",
+            snprintf(why, cap, "%u lanes per row, the row in registers, candidates over the "
+                               "k-th of the lanes' maxima placed by rank (k up to %d, at most "
+                               "%d elements a lane)",
                      (unsigned)YAMR__PLAN_LANES_PER_ROW(p), row->topk.lane_k, row->count);
         else if (p->kernel == YAMR_KERNEL_LANES_PER_ROW)
             snprintf(why, cap, "a warp per row (rows of at most %d bytes); %s",

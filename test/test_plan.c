@@ -185,11 +185,11 @@ static void every_family_has_its_rows(void)
                 ts->min_blocks < 1 || ts->topk.min_blocks_most_slots < 1 ||
                 ts->topk.scan_copies < 1 || ts->topk.scan_copies > 2 || ts->topk.warp_bytes < 1 ||
                 ts->topk.split_min < 1 || ts->topk.split_per_k < 1 ||
-                ts->topk.split_blocks < 1 || ts->topk.lane_k < 0 ||
-                ts->topk.lane_k > YAMR__TOPK_LANE_K_MAX || ts->count < 1)
+                ts->topk.split_blocks < 1 || ts->topk.lane_k < 0 || ts->count < 1 ||
+                ts->count > YAMR__TOPK_LANE_ELEMENTS)
                 failf("row %s: slots (a power of two), vectors, bounds, scan copies (1 or 2), "
-                      "lane lists (k up to %d) or split sizes out of range", ts->name,
-                      YAMR__TOPK_LANE_K_MAX);
+                      "lane rows (up to %d elements a lane) or split sizes out of range",
+                      ts->name, YAMR__TOPK_LANE_ELEMENTS);
             const yamr__policy *tl =
                 expect_row((yamr__family)f, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST);
             if (tl->count < 4 || tl->count % 4 || tl->min_blocks < 1 || tl->topk.slots != 0 ||
@@ -336,7 +336,7 @@ static void sm90_rows_are_the_measured_ones(void)
         ts->topk.min_blocks_most_slots != 2 || ts->topk.split_blocks != 3 ||
         ts8->min_blocks != 3 || ts8->topk.split_blocks != 3 || ts->topk.scan_copies != 2 ||
         ts->topk.warp_bytes != 16384 || ts8->topk.warp_bytes != 32768 || ts->topk.lane_k != 8 ||
-        ts->count != 32 ||
+        ts->count != 16 ||
         ts->topk.split_min != 8192 || ts->topk.split_per_k != 32 ||
         tl->count != 8 || tl2 != tl || tl8 != tl || tl->min_blocks != 4 ||
         tl->topk.split_min != 8192 || tl->topk.split_per_k != 32 ||
@@ -434,9 +434,9 @@ static void expect_topk_row(yamr_context *ctx, yamr_dtype dtype, size_t rows, si
     if (!strcmp(ctx->info.arch, "sm_90") && cols == 128256) printf("  %s\n", line);
 }
 
-/* Lane lists: a select plan of one-word ranks and k up to the row's lane_k whose rows need fewer
- * lanes than a warp's, at `count` elements a lane, takes that many (a power of two); others a
- * warp. */
+/* Lane rows: a select plan of one-word ranks and k up to the row's lane_k whose rows need fewer
+ * lanes than a warp's, at `count` elements a lane and 2k lanes, takes that many (a power of two);
+ * others a warp. */
 static void expect_topk_lanes(yamr_context *ctx, yamr_dtype dtype, size_t rows, size_t cols,
                               size_t k, unsigned lanes)
 {
@@ -511,18 +511,20 @@ void test_policy_table(void **state)
         expect_topk_row(&ctx, YAMR_DTYPE_F16, 16, 5000, 300, YAMR__TOPK_FLOOR_OWN);
         expect_topk_row(&ctx, YAMR_DTYPE_F32, 2, 1000, 300, YAMR__TOPK_FLOOR_NONE);
         expect_topk_row(&ctx, YAMR_DTYPE_U32, 1, ((size_t)1 << 32) + 5, 8, YAMR__TOPK_FLOOR_ROW);
-        /* lane lists (32 elements a lane, k lanes at least, k up to 8), else a warp per row */
+        /* lane rows (16 elements a lane, 2k lanes at least where the row has 2k vectors, k up
+         * to 8), else a warp per row */
         const unsigned w = (unsigned)ctx.info.warp_size;
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 4, 4);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 8, 8);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 4, 8);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 8, 16);
         expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 9, w);
         expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 1, 1, 1);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 3, 17, 2, 2);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 256, 5, 8);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 257, 5, 16);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 1000, 5, w == 64 ? 32 : w);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 1025, 5, w);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_BF16, 65536, 128, 4, 4);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 3, 17, 2, 4);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 3, 8, 8, 2);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 256, 5, 16);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 257, 5, w == 64 ? 32 : w);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 512, 5, w == 64 ? 32 : w);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 513, 5, w);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_BF16, 65536, 128, 4, 8);
         expect_topk_lanes(&ctx, YAMR_DTYPE_F64, 65536, 128, 4, w);
         /* a variant libyamr holds no split instance of: one block of a thread per element */
         ctx.variant = YAMR_VARIANT_SHARED_TREE;
