@@ -220,7 +220,7 @@ static void every_family_has_its_rows(void)
 
 /* The values a kernel takes as template arguments are never the other warp width:
  * test/amd/check_isa.py tells an AMD instance's width by the one 32 or 64 among them (a
- * TOPK_SELECT row's count, its lane lists' elements a lane, is a plan value, not one). */
+ * TOPK_SELECT row's count, its lane rows' elements a lane, is a plan value, not one). */
 static void rows_keep_the_width_readable(void)
 {
     for (int i = 1; i < YAMR__POLICY_COUNT; ++i) {
