@@ -1705,7 +1705,6 @@ __device__ inline Key yamr__lane_kth(Key m, int lanes, int k)
 {
     const int lane = threadIdx.x % WarpSize, g = lane & (lanes - 1), first = lane - g;
     int above = 0;
-#pragma unroll 4
     for (int d = 1; d < lanes; ++d) {
         const int h = (g + d) & (lanes - 1);
         const Key o = yamr__shfl<WarpSize>(m, first + h);
