@@ -63,7 +63,9 @@ static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream
             in, a, values, indices, empty);
 }
 
-/* The lane kernel of TOPK_SELECT row P (planned for one-word ranks only). */
+/* The lane kernel of TOPK_SELECT row P (planned for one-word ranks only): the instance of half
+ * the row's count of elements a lane where that covers a row at the plan's lanes (fewer
+ * registers: short rows of many lanes a warp), else of the row's count. */
 template <int Bytes, typename R, int P>
 static void launch_lanes(const yamr_plan *p, hipStream_t stream,
                          const typename yamr__topk_width<Bytes>::storage *in,
@@ -72,9 +74,15 @@ static void launch_lanes(const yamr_plan *p, hipStream_t stream,
                          typename yamr__topk_width<Bytes>::storage empty)
 {
     constexpr yamr__policy row = yamr__policy_rows[P];
-    if constexpr (Bytes <= 4 && std::is_same<R, yamr__rank32>::value)
-        yamr_topk_lane_kernel<Bytes, yamr__policy_warp_width(P), row.count, row.min_blocks>
-            <<<p->grid_blocks, row.threads, 0, stream>>>(in, a, values, indices, empty);
+    constexpr int W = yamr__policy_warp_width(P);
+    if constexpr (Bytes <= 4 && std::is_same<R, yamr__rank32>::value) {
+        if (a.cols <= (long long)a.lanes_per_row * (row.count / 2))
+            yamr_topk_lane_kernel<Bytes, W, row.count / 2, row.min_blocks>
+                <<<p->grid_blocks, row.threads, 0, stream>>>(in, a, values, indices, empty);
+        else
+            yamr_topk_lane_kernel<Bytes, W, row.count, row.min_blocks>
+                <<<p->grid_blocks, row.threads, 0, stream>>>(in, a, values, indices, empty);
+    }
 }
 
 /* Row P's kernel (TOPK_SELECT: the select kernel; TOPK_LIST: the shared list, computing Keys),
@@ -133,7 +141,7 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
                 ((size_t)a.list_size + yamr__topk_buffer<yamr__topk_block_team>()) * sizeof(R);
             if constexpr (row.shape == YAMR__SHAPE_TOPK_SELECT) {
                 static_assert(yamr__topk_select_holds<Bytes, R>(), "launch_class() makes none");
-                if (a.lanes_per_row > 0 && a.lanes_per_row < W)
+                if (slots == 0) /* lane rows */
                     launch_lanes<Bytes, R, P>(p, gpu->stream, in, a, values, indices, empty);
                 else
                     launch_select<Bytes, R, P>(p, slots, gpu->stream, in, a, values, indices,

@@ -1603,7 +1603,7 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
  * For rows of at most `lanes` x the TOPK_SELECT row's count elements (YAMR__TOPK_LANE_ELEMENTS at
  * most) and k up to its lane_k, a warp's select costs more than the row's read: its seed and its
  * flush each sort a warp's width of ranks per row. Here `lanes` lanes (a power of two, 2k at
- * least where the row has 2k vectors, below the warp's width: src/topk_shape.c) take a row, and
+ * least where the row has 2k vectors, up to the warp's width: src/topk_shape.c) take a row, and
  * a warp WarpSize / lanes rows at once; each lane loads all its elements (16-byte vectors g,
  * g + lanes, ... of the row, g its place among the row's lanes) at once. The k-th largest of the
  * row's lanes' largest keys (each lane counts the lanes above it) is at or below k elements'
@@ -1718,21 +1718,19 @@ __device__ inline Key yamr__lane_kth(Key m, int lanes, int k)
     return k <= lanes ? kth : (Key)0;
 }
 
-/* Each element of lane g's vectors (yamr__lane_load) in `bits` to take(b, element, column), b its
- * bit, in order: the elements' places are constants, the vectors stay in registers. */
+/* Each element of lane g's vectors (yamr__lane_load) to take(b, element, column), b its bit, in
+ * order: the elements' places are constants, the vectors stay in registers. */
 template <int V, typename S, typename Take>
-__device__ inline void yamr__lane_elements(const uint4 (&raw)[V], unsigned bits, int g, int lanes,
+__device__ inline void yamr__lane_elements(const uint4 (&raw)[V], int g, int lanes,
                                            const Take &take)
 {
     constexpr int per_vec = 16 / sizeof(S);
 #pragma unroll
     for (int u = 0; u < V; ++u) {
-        if (!((bits >> (u * per_vec)) & ((1u << per_vec) - 1u))) continue;
         const int first = (g + u * lanes) * per_vec;
 #pragma unroll
         for (int c = 0; c < per_vec; ++c)
-            if ((bits >> (u * per_vec + c)) & 1u)
-                take(u * per_vec + c, yamr__vector_element<S>(raw[u], c), first + c);
+            take(u * per_vec + c, yamr__vector_element<S>(raw[u], c), first + c);
     }
 }
 
@@ -1763,8 +1761,8 @@ __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
         const yamr__topk_elements<Bytes, YAMR__KEYS_EITHER, R> src =
             yamr__topk_elements_of<Bytes, YAMR__KEYS_EITHER, R>(a, in, mine ? row : 0, 0);
         uint4 raw[V];
-        const unsigned valid =
-            yamr__lane_load(src.row, mine ? (int)a.cols : 0, g, lanes, src.pad(), raw);
+        const S pad = src.pad();
+        const unsigned valid = yamr__lane_load(src.row, mine ? (int)a.cols : 0, g, lanes, pad, raw);
         const Key least = yamr__lane_kth<WarpSize>(yamr__lane_most(raw, src), lanes, a.k);
         /* (a pad may pass: not an element) */
         const unsigned hits = yamr__select_hits<V>(raw, (1u << V) - 1u, least, src) & valid;
@@ -1815,9 +1813,12 @@ __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
         for (int j = 0; j < a.k; ++j) {
             Key most = 0;
             int at = -1, at_col = 0;
-            yamr__lane_elements<V, S>(raw, left, g, lanes, [&](int b, S x, int col) {
-                const Key key = src.key(x);
-                if (at < 0 || key > most) {
+            yamr__lane_elements<V, S>(raw, g, lanes, [&](int b, S x, int col) {
+                /* the pad in place of an element gone: keys of this round, not kept in
+                 * registers over the rounds */
+                const bool live = (left >> b) & 1u;
+                const Key key = src.key(live ? x : pad);
+                if (live && (at < 0 || key > most)) {
                     most = key;
                     at = b;
                     at_col = col;
@@ -1839,9 +1840,8 @@ __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
     }
 }
 
-/* Lane rows (a TOPK_SELECT plan of fewer lanes a row than a warp's, one-word ranks:
- * src/topk_shape.c plans so): Count, the row's count, elements a lane at most; MinBlocks, the
- * row's bound. */
+/* Lane rows (a TOPK_SELECT plan of no slots, one-word ranks: src/topk_shape.c plans so): Count
+ * elements a lane at most (the row's count or half); MinBlocks, the row's bound. */
 template <int Bytes, int WarpSize, int Count, int MinBlocks>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS, MinBlocks)
 yamr_topk_lane_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
@@ -1871,8 +1871,8 @@ __host__ __device__ constexpr int yamr__topk_scan_copies(int row_copies)
 
 /*
  * Warp select (k <= Q * WarpSize): with a.lanes_per_row the warp's width, each warp of a block
- * takes rows in turn and writes each answer from its list; with fewer lanes (one slot), lane
- * lists (yamr__lane_rows); else blocks stride over (row, part of the row) pairs as
+ * takes rows in turn and writes each answer from its list (lane rows are yamr_topk_lane_kernel's);
+ * else blocks stride over (row, part of the row) pairs as
  * yamr_topk_kernel does, the block's warps scan the part side by side, then merge their lists
  * pairwise (log2 warps steps) and write the answer or the part's list. A TOPK_SELECT row's
  * values: Vectors a thread loads at once, ScanCopies, and MinBlocks, the bound for Q slots.

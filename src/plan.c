@@ -357,8 +357,7 @@ static void topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why,
             snprintf(why, cap, "%d blocks per row, merged (%zu rows too few to fill %d "
                                "multiprocessors); %s", p->blocks_per_row, p->rows,
                      ctx->info.multiprocessors, lists);
-        else if (p->kernel == YAMR_KERNEL_LANES_PER_ROW &&
-                 YAMR__PLAN_LANES_PER_ROW(p) < (uint32_t)ctx->info.warp_size)
+        else if (p->kernel == YAMR_KERNEL_LANES_PER_ROW && !slots)
             snprintf(why, cap, "%u lanes per row, the row in registers, candidates over the "
                                "k-th of the lanes' maxima placed by rank (k up to %d, at most "
                                "%d elements a lane)",

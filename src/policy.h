@@ -135,8 +135,8 @@ typedef struct {
                                   constant), or 1; a device pass before sm_80 takes 1
                                   (yamr__topk_scan_copies) */
     int warp_bytes;            /* TOPK_SELECT: rows of at most this many bytes take a warp */
-    int lane_k;                /* TOPK_SELECT: k up to this takes lane rows where a row needs
-                                  fewer lanes than a warp's, at `count` elements a lane
+    int lane_k;                /* TOPK_SELECT: k up to this takes lane rows where a row needs a
+                                  warp's lanes or fewer, at `count` elements a lane
                                   (YAMR__TOPK_LANE_ELEMENTS at most; hip_kernels/topk.hpp) */
     int split_min, split_per_k; /* a block of a row split over several reads at least split_min
                                    elements and split_per_k per k */
@@ -291,7 +291,7 @@ typedef struct {
                           8192, 32, 3,                                                         \
                           "as nv_topk_select, but bound 3: at 4 a split row ran 5-15% slower " \
                           "(H200: 64 x 128256 k50, 1 x 2^26 k1); rows to 4096 a warp")       \
-    YAMR__ROW_TOPK_SELECT(X, nv_topk_select, YAMR__NV, 0, 256, 4, 4, 4, 2, 2, 16384, 8, 16,    \
+    YAMR__ROW_TOPK_SELECT(X, nv_topk_select, YAMR__NV, 0, 256, 4, 4, 4, 2, 2, 16384, 16, 32,    \
                           8192, 32, 3,                                                         \
                           "4 slots (k <= 128): 8 took 183 us on 128 x 32000 k256, the shared " \
                           "list 124 (818be90); bounds 4 and 2: 64 and 128 registers (4, not "  \
@@ -300,9 +300,11 @@ typedef struct {
                           "slower on 64 x 128256 k50; ac80388); 2 scan copies 2-5% faster "    \
                           "(3f068b8); rows to 16 KiB a warp (4096 f32: 2048 or 65536 slower, "\
                           "ac80388; 8192 bf16: 2048 x 8000 k32 71.2 -> 49.8 us, H100); "      \
-                          "lane rows of 16 elements a lane, 2k lanes (H200, 65536 x 128 k4: " \
-                          "24.8 us, where 4k lanes took 36.4 and k lanes of 32 elements, f32 " \
-                          "spilling at bound 4, 42.4; then 20.2, the lane lists 34.3)")        \
+                          "lane rows of 2k lanes (H200, 65536 x 128 k4: 24.8 us, where 4k "    \
+                          "lanes took 36.4 and k lanes of 32 elements, f32 spilling at bound " \
+                          "4, 42.4; then 20.2, the lane lists 34.3), up to 32 elements a lane "\
+                          "and k 16 (16384 x 1000 k10 50.1 -> 33.0 us; its instance at bound " \
+                          "3: 33.9)")                                                          \
     YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 8, 4, 8192, 32, 4, 8,               \
                         "8 positions a thread at once (16: 2-7% slower on 2- and 4-byte "      \
                         "elements, H100: 1 x 2^24 k300 131.8 -> 122.8 us), bound 4: set with " \
@@ -338,7 +340,7 @@ typedef struct {
                        "derived, not measured: 16 groups of 4 a wave of 64; bound 5")          \
     YAMR__ROW_SEGMENTS(X, cdna_segments_e8, YAMR__CDNA, 8, 256, 8, 16, 16, 4, 4,               \
                        "derived, not measured: 8 groups of 8 a wave of 64; bound 4")           \
-    YAMR__ROW_TOPK_SELECT(X, cdna_topk_select, YAMR__CDNA, 0, 256, 4, 4, 3, 2, 1, 16384, 8, 16, \
+    YAMR__ROW_TOPK_SELECT(X, cdna_topk_select, YAMR__CDNA, 0, 256, 4, 4, 3, 2, 1, 16384, 16, 32, \
                           8192, 32, 3,                                                         \
                           "derived, not measured: nv_topk_select's values, bound 3 (as "      \
                           "nv_topk_select_e8), k up to 256 in "                                \
@@ -377,7 +379,7 @@ typedef struct {
                        "derived, not measured: 8 groups of 4 a wave of 32, as an NVIDIA warp") \
     YAMR__ROW_SEGMENTS(X, rdna_segments_e8, YAMR__RDNA, 8, 256, 8, 16, 16, 4, 4,               \
                        "derived, not measured: 4 groups of 8 a wave of 32, as an NVIDIA warp") \
-    YAMR__ROW_TOPK_SELECT(X, rdna_topk_select, YAMR__RDNA, 0, 256, 4, 4, 3, 2, 1, 16384, 8, 16, \
+    YAMR__ROW_TOPK_SELECT(X, rdna_topk_select, YAMR__RDNA, 0, 256, 4, 4, 3, 2, 1, 16384, 16, 32, \
                           8192, 32, 3,                                                         \
                           "derived, not measured: nv_topk_select's values, bound 3 (as "      \
                           "nv_topk_select_e8), 32-lane waves as "                              \

@@ -42,12 +42,12 @@ yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *call, char *er
  * every block's list in one group of its appends (YAMR__TOPK_THREADS x YAMR__TOPK_GROUP_N,
  * hip_kernels/topk.hpp; topk.hip checks it). */
 #define YAMR__TOPK_MAX_BLOCKS_PER_ROW 1024
-/* Lane rows (yamr_topk_lane_kernel, hip_kernels/topk.hpp: a TOPK_SELECT plan of fewer lanes a row
- * than a warp's) hold at most this many elements a lane (a lane's candidates are one word's
- * bits); a TOPK_SELECT row's count is at most this. */
+/* Lane rows (yamr_topk_lane_kernel, hip_kernels/topk.hpp: a TOPK_SELECT plan of no slots) hold at
+ * most this many elements a lane (a lane's candidates are one word's bits); a TOPK_SELECT row's
+ * count is at most this. */
 #define YAMR__TOPK_LANE_ELEMENTS 32
 /* A row's part of a lane kernel's buffer: this many candidates a lane of the row (lanes are 2k at
- * least: a random row has about k + k/4, hip_kernels/topk.hpp). */
+ * least where the row has 2k vectors: a random row has about k + k/4, hip_kernels/topk.hpp). */
 #define YAMR__TOPK_LANE_PART 4
 /* Grid cap: the kernels stride over their rows. */
 #define YAMR__TOPK_MAX_GRID ((size_t)1 << 20)

@@ -63,23 +63,24 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
     plan->block_threads = row->threads;
     plan->vector_loads = slots > 0;
     YAMR__PLAN_TOPK_SLOTS(plan) = slots;
-    /* lane rows, for one-word ranks: the fewest lanes (a power of two) of at most `count`
-     * elements each, and 2k at least where the row has that many vectors (the bound is the k-th
-     * of the lanes' largest keys: at 2k lanes about k + k/4 elements of a random row reach it, at
-     * k lanes twice as many) */
+    /* lane rows, for one-word ranks and k up to lane_k: the fewest lanes (a power of two, up to
+     * a warp's) of at most `count` elements each, and 2k at least where the row has that many
+     * vectors (the bound is the k-th of the lanes' largest keys: at 2k lanes about k + k/4
+     * elements of a random row reach it, at k lanes twice as many); else the warp select */
     const size_t per_vec = 16 / elem_size;
     size_t lanes = 1;
     while ((lanes * (size_t)row->count < cols || (lanes < 2 * k && lanes * per_vec < cols)) &&
            lanes < (size_t)dev->warp_size)
         lanes *= 2;
-    if (slots == 0 || k > (size_t)row->topk.lane_k || lanes * (size_t)row->count < cols ||
-        plan->index_bits != 32)
-        lanes = (size_t)dev->warp_size;
+    const int lane_rows = slots > 0 && k <= (size_t)row->topk.lane_k &&
+                          lanes * (size_t)row->count >= cols && plan->index_bits == 32;
+    if (!lane_rows) lanes = (size_t)dev->warp_size;
     if (slots > 0 && cols * elem_size <= (size_t)row->topk.warp_bytes) {
-        /* lanes of a row: a warp (the warp select) or fewer (lane rows) */
+        /* lanes of a row: lane rows (no warp list: 0 slots), or a warp (the warp select) */
         plan->kernel = YAMR_KERNEL_LANES_PER_ROW;
         plan->shape = YAMR_ROWS_WARP_PER_ROW;
         YAMR__PLAN_LANES_PER_ROW(plan) = (uint32_t)lanes;
+        if (lane_rows) YAMR__PLAN_TOPK_SLOTS(plan) = 0;
         plan->blocks_per_row = 1;
         grid = (rows * lanes + (size_t)row->threads - 1) / (size_t)row->threads;
     } else {

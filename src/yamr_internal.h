@@ -116,7 +116,8 @@ const yamr__variant_info *yamr__select_variant(const yamr_device_info *dev, yamr
  * src/topk.h: NONE, OWN or ROW). */
 #define YAMR__PLAN_TOPK_FLOOR(plan) ((plan)->internal[1])
 /* Top-k calls: slots per lane of each warp's own list (the select kernel, hip_kernels/topk.hpp),
- * or 0 for the shared list of a block (rounds of its capacity). */
+ * or 0 for none: lane rows (a TOPK_SELECT row's plan) or the shared list of a block (a TOPK_LIST
+ * row's, in rounds of its capacity). */
 #define YAMR__PLAN_TOPK_SLOTS(plan) ((plan)->internal[2])
 /* GPU plans: the policy row the call runs (src/policy.h: a yamr__policy_id; 0 for a plan made
  * without one): the launchers take the kernel instance's constants from it. A CPU plan's words

@@ -335,8 +335,8 @@ static void sm90_rows_are_the_measured_ones(void)
     if (ts->threads != 256 || ts->vectors != 4 || ts->topk.slots != 4 || ts->min_blocks != 4 ||
         ts->topk.min_blocks_most_slots != 2 || ts->topk.split_blocks != 3 ||
         ts8->min_blocks != 3 || ts8->topk.split_blocks != 3 || ts->topk.scan_copies != 2 ||
-        ts->topk.warp_bytes != 16384 || ts8->topk.warp_bytes != 32768 || ts->topk.lane_k != 8 ||
-        ts->count != 16 ||
+        ts->topk.warp_bytes != 16384 || ts8->topk.warp_bytes != 32768 || ts->topk.lane_k != 16 ||
+        ts->count != 32 ||
         ts->topk.split_min != 8192 || ts->topk.split_per_k != 32 ||
         tl->count != 8 || tl2 != tl || tl8 != tl || tl->min_blocks != 4 ||
         tl->topk.split_min != 8192 || tl->topk.split_per_k != 32 ||
@@ -416,8 +416,11 @@ static void expect_topk_row(yamr_context *ctx, yamr_dtype dtype, size_t rows, si
         failf("%s: top-k %s, %zu x %zu, k %zu: the plan names row %s, the table says %s",
               ctx->info.arch, yamr_dtype_name(dtype), rows, cols, k,
               yamr__policy_row((int)YAMR__PLAN_POLICY(&plan))->name, row->name);
+    /* slots: a select plan's, but lane rows' (a lanes-per-row plan of none) */
     if (plan.block_threads != row->threads ||
-        (shape == YAMR__SHAPE_TOPK_SELECT) != (YAMR__PLAN_TOPK_SLOTS(&plan) != 0))
+        (shape == YAMR__SHAPE_TOPK_LIST && YAMR__PLAN_TOPK_SLOTS(&plan) != 0) ||
+        (shape == YAMR__SHAPE_TOPK_SELECT && YAMR__PLAN_TOPK_SLOTS(&plan) == 0 &&
+         plan.kernel != YAMR_KERNEL_LANES_PER_ROW))
         failf("%s: row %s: %d threads, the plan %d; slots %u", ctx->info.arch, row->name,
               row->threads, plan.block_threads, (unsigned)YAMR__PLAN_TOPK_SLOTS(&plan));
     if (shape == YAMR__SHAPE_TOPK_SELECT) floor = YAMR__TOPK_FLOOR_NONE;
@@ -434,24 +437,26 @@ static void expect_topk_row(yamr_context *ctx, yamr_dtype dtype, size_t rows, si
     if (!strcmp(ctx->info.arch, "sm_90") && cols == 128256) printf("  %s\n", line);
 }
 
-/* Lane rows: a select plan of one-word ranks and k up to the row's lane_k whose rows need fewer
- * lanes than a warp's, at `count` elements a lane and 2k lanes, takes that many (a power of two);
- * others a warp. */
+/* Lane rows: a select plan of one-word ranks and k up to the row's lane_k whose rows `count`
+ * elements a lane cover with at most a warp's lanes, and 2k lanes, takes that many (a power of
+ * two) and no slots; others a warp (the warp select). */
 static void expect_topk_lanes(yamr_context *ctx, yamr_dtype dtype, size_t rows, size_t cols,
-                              size_t k, unsigned lanes)
+                              size_t k, unsigned lanes, int lane_rows)
 {
     yamr_plan plan;
     if (yamr_plan_for_topk(ctx, YAMR_OP_MAX, dtype, rows, cols, k, &plan) !=
             YAMR_SUCCESS ||
         plan.kernel != YAMR_KERNEL_LANES_PER_ROW || YAMR__PLAN_LANES_PER_ROW(&plan) != lanes ||
+        (YAMR__PLAN_TOPK_SLOTS(&plan) == 0) != lane_rows ||
         plan.grid_blocks != (rows * lanes + (size_t)plan.block_threads - 1) /
                                 (size_t)plan.block_threads)
-        failf("%s: top-k %zu x %zu, k %zu: kernel %s, %u lanes a row (want %u), %u blocks",
-              ctx->info.arch, rows, cols, k, yamr_kernel_name(plan.kernel),
-              (unsigned)YAMR__PLAN_LANES_PER_ROW(&plan), lanes, plan.grid_blocks);
+        failf("%s: top-k %zu x %zu, k %zu: kernel %s, %u lanes a row (want %u), %u slots, %u "
+              "blocks", ctx->info.arch, rows, cols, k, yamr_kernel_name(plan.kernel),
+              (unsigned)YAMR__PLAN_LANES_PER_ROW(&plan), lanes,
+              (unsigned)YAMR__PLAN_TOPK_SLOTS(&plan), plan.grid_blocks);
     char line[640];
     yamr__describe_plan(ctx, &plan, line, sizeof line);
-    if ((lanes < (unsigned)ctx->info.warp_size) != (strstr(line, "lanes per row") != NULL))
+    if (lane_rows != (strstr(line, "lanes per row") != NULL))
         failf("%s: top-k %zu x %zu, k %zu: the description does not say its lanes: %s",
               ctx->info.arch, rows, cols, k, line);
 }
@@ -511,21 +516,23 @@ void test_policy_table(void **state)
         expect_topk_row(&ctx, YAMR_DTYPE_F16, 16, 5000, 300, YAMR__TOPK_FLOOR_OWN);
         expect_topk_row(&ctx, YAMR_DTYPE_F32, 2, 1000, 300, YAMR__TOPK_FLOOR_NONE);
         expect_topk_row(&ctx, YAMR_DTYPE_U32, 1, ((size_t)1 << 32) + 5, 8, YAMR__TOPK_FLOOR_ROW);
-        /* lane rows (16 elements a lane, 2k lanes at least where the row has 2k vectors, k up
-         * to 8), else a warp per row */
+        /* lane rows (32 elements a lane, 2k lanes at least where the row has 2k vectors, k up
+         * to 16, at most a warp's lanes), else the warp select, a warp per row */
         const unsigned w = (unsigned)ctx.info.warp_size;
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 4, 8);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 8, 16);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 9, w);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 1, 1, 1);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 3, 17, 2, 4);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 3, 8, 8, 2);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 256, 5, 16);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 257, 5, w == 64 ? 32 : w);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 512, 5, w == 64 ? 32 : w);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 513, 5, w);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_BF16, 65536, 128, 4, 8);
-        expect_topk_lanes(&ctx, YAMR_DTYPE_F64, 65536, 128, 4, w);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 4, 8, 1);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 8, 16, 1);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 9, 32, 1);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 65536, 128, 17, w, 0);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 1, 1, 1, 1);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 3, 17, 2, 4, 1);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 3, 8, 8, 2, 1);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 256, 5, 16, 1);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 257, 5, 16, 1);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 1000, 10, 32, 1);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 1025, 5, w, w == 64);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F32, 1000, 2049, 5, w, 0);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_BF16, 65536, 128, 4, 8, 1);
+        expect_topk_lanes(&ctx, YAMR_DTYPE_F64, 65536, 128, 4, w, 0);
         /* a variant libyamr holds no split instance of: one block of a thread per element */
         ctx.variant = YAMR_VARIANT_SHARED_TREE;
         expect_plan_row(&ctx, YAMR_CALL_REDUCE, YAMR_DTYPE_F32, 1, 100, YAMR__ACC_BEST,

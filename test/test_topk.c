@@ -244,7 +244,7 @@ static size_t shape_elems(const shape *s) { return s->skew + (s->rows - 1) * s->
 /* The k of a shape: 1, 2, a warp, a block, cols - 1, cols (those that fit, each once); on a GPU
  * also 100, the largest list size of the warp select kernel (hip_kernels/topk.hpp: 4 slots per
  * lane) on long rows, where a block's warps merge their lists, 1000, and 5 and 8, lane rows of
- * 16 lanes a row (rows of at most 256 elements; 1 and 2 take fewer lanes); on the
+ * 16 lanes a row (32 on rows over 512 elements; 1 and 2 take fewer); on the
  * CPU also 4, the largest k whose short f32 rows go in groups of rows (cpu_topk.c). */
 #define SHAPE_KS_MAX 10
 static size_t shape_ks(size_t cols, size_t ks[SHAPE_KS_MAX])
