@@ -1125,7 +1125,6 @@ template <int Bytes, int Keys, typename R>
 struct yamr__topk_elements {
     typedef typename yamr__topk_width<Bytes>::storage item;
     typedef typename yamr__topk_width<Bytes>::key key_type;
-    typedef R rank_type;
     const item *row;
     long long first; /* the column of row[0] */
     yamr__key_mode<key_type> mode; /* MIN's flip; the NaN key (top: PROPAGATE, bottom: IGNORE) */
@@ -1871,8 +1870,8 @@ __host__ __device__ constexpr int yamr__topk_scan_copies(int row_copies)
 
 /*
  * Warp select (k <= Q * WarpSize): with a.lanes_per_row the warp's width, each warp of a block
- * takes rows in turn and writes each answer from its list (lane rows are yamr_topk_lane_kernel's);
- * else blocks stride over (row, part of the row) pairs as
+ * takes rows in turn and writes each answer from its list (lane rows are another kernel's,
+ * yamr_topk_lane_kernel); else blocks stride over (row, part of the row) pairs as
  * yamr_topk_kernel does, the block's warps scan the part side by side, then merge their lists
  * pairwise (log2 warps steps) and write the answer or the part's list. A TOPK_SELECT row's
  * values: Vectors a thread loads at once, ScanCopies, and MinBlocks, the bound for Q slots.

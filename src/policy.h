@@ -291,7 +291,7 @@ typedef struct {
                           8192, 32, 3,                                                         \
                           "as nv_topk_select, but bound 3: at 4 a split row ran 5-15% slower " \
                           "(H200: 64 x 128256 k50, 1 x 2^26 k1); rows to 4096 a warp")       \
-    YAMR__ROW_TOPK_SELECT(X, nv_topk_select, YAMR__NV, 0, 256, 4, 4, 4, 2, 2, 16384, 16, 32,    \
+    YAMR__ROW_TOPK_SELECT(X, nv_topk_select, YAMR__NV, 0, 256, 4, 4, 4, 2, 2, 16384, 16, 32,   \
                           8192, 32, 3,                                                         \
                           "4 slots (k <= 128): 8 took 183 us on 128 x 32000 k256, the shared " \
                           "list 124 (818be90); bounds 4 and 2: 64 and 128 registers (4, not "  \
