@@ -97,23 +97,39 @@ def wave64_only(arch):
     return re.fullmatch(r"gfx[6-9][0-9a-f]*", arch) is not None
 
 
+def warp_width(demangled, instances):
+    """The warp width an instance is for: the one of 32 and 64 among its template arguments, or,
+    where both are (a width and another argument of 32 or 64), the argument whose other width
+    names another instance of the same kernel (its twin for the other width); else None."""
+    args = template_args(demangled)
+    ints = {a for a in args if a in ("32", "64")}
+    if len(ints) == 1:
+        return ints.pop()
+    kernel = demangled[:demangled.find("<")]
+    twins = [args[p] for p in range(len(args)) if args[p] in ("32", "64") and
+             (kernel, tuple(args[:p] + [("64" if args[p] == "32" else "32")] + args[p + 1:]))
+             in instances]
+    return twins[0] if len(twins) == 1 else None
+
+
 def check(asm_path, arch, width, width_given, trap_width):
     other = 64 if width == 32 else 32
     kernel_bodies = bodies(asm_path)
     names = demangle(sorted(kernel_bodies))
+    instances = {(d[:d.find("<")], tuple(template_args(d))) for d in names.values()}
     problems, mine, kept, traps = [], 0, 0, []
     for mangled, body in kernel_bodies.items():
         n = loads(body)
-        ints = [a for a in template_args(names[mangled]) if a in ("32", "64")]
-        if str(width) in ints and str(other) not in ints:
+        ints = warp_width(names[mangled], instances)
+        if ints == str(width):
             mine += 1
             if n == 0:
                 problems.append(f"empty body: {names[mangled]}")
-        elif str(other) in ints and str(width) not in ints:
+        elif ints == str(other):
             kept += n != 0
         else:
             problems.append(f"no single warp width among the template arguments: {names[mangled]}")
-        if trap_width and str(trap_width) in ints:
+        if trap_width and ints == str(trap_width):
             traps.append(traps_at_once(body))
             if not traps[-1]:
                 problems.append(f"does not trap at once: {names[mangled]}")
