@@ -2,8 +2,9 @@
 /*
  * The fused pass for short rows and segments: a range of rows (segments) in one function compiled
  * per instruction set, each row read once, its answer kept in registers and written out, with no
- * call or dispatch per row. Per row, two vectors of lanes each keep their best and the first
- * offset of it (a strictly larger one replaces, so a lane keeps its first); the row's answer is
+ * call or dispatch per row. Per row, 128 bytes of lanes (two AVX-512 vectors, four AVX2 ones,
+ * eight of the baseline's) each keep their best and the first offset of it (a strictly larger
+ * one replaces, so a lane keeps its first); the row's answer is
  * the largest lane best and the least offset among the lanes that hold it: the first index of
  * the best. f32 and f64 rows compare floats (MIN compares negated values) and take the keys when
  * the row holds a NaN; halves and integers compare yamr_keys.h's split keys; so ties, -0.0 and
@@ -21,8 +22,8 @@
 #include "cpu_keys.h"
 #include "yamr_keys.h"
 
-/* Lanes per row: two 512-bit vectors of keys (four AVX2 vectors, eight SSE2 ones), so that two
- * independent compare-and-select chains hide each other's latency. */
+/* Lanes per row: 128 bytes of keys (two AVX-512 vectors, four AVX2 ones, eight SSE2 or NEON
+ * ones), so that independent compare-and-select chains hide each other's latency. */
 #define LANES16 64
 #define LANES32 32
 #define LANES64 16
@@ -30,177 +31,185 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 /*
- * The lanes as GCC/Clang vectors of 64 bytes (one AVX-512 register, two AVX2 or four SSE2 ones:
- * the compiler splits them): the same key arithmetic as yamr__cpu_key##W on whole vectors.
- * Compilers do not vectorize a loop that tracks an index of the best, so the vectors are
- * written out.
+ * The lanes as GCC/Clang vectors of B bytes: the same key arithmetic as yamr__cpu_key##W on
+ * whole vectors. Compilers do not vectorize a loop that tracks an index of the best, so the
+ * vectors are written out. B is the copy's vector width: 32 for AVX2,
+ * 16 for the baseline (SSE2, NEON); the AVX-512 copy takes the key arithmetic on 64 bytes and
+ * writes the rest in intrinsics. A vector wider than the target's costs far more than its
+ * pieces: GCC 12 keeps it in memory and compares it one element at a time (64-byte lanes on
+ * AVX2 ran the rows argmax of 16384 x 1000 f32 at about a quarter of the read).
  */
 #define YAMR__CPU_VECTORS 1
 /* Vectors pass only between inlined functions, by pointer: no ABI to warn about. */
 #pragma GCC diagnostic ignored "-Wpsabi"
-typedef uint16_t vec16 __attribute__((vector_size(64)));
-typedef uint32_t vec32 __attribute__((vector_size(64)));
-typedef uint64_t vec64 __attribute__((vector_size(64)));
 
-YAMR__CPU_INLINE void vkey_bits16(yamr_dtype t, const vec16 *loaded, uint16_t flip,
-                                  uint16_t nan_key, vec16 *key)
-{
-    const vec16 bits = *loaded;
-    const uint16_t inf = t == YAMR_DTYPE_BF16 ? YAMR_BF16_INF : YAMR_F16_INF;
-    const vec16 magnitude = bits & 0x7fff;
-    const vec16 nan = (vec16)(magnitude > inf);
-    const vec16 b = bits & (vec16)(magnitude != 0); /* -0.0 as +0.0 */
-    const vec16 ord = b ^ ((vec16)(b - b - (b >> 15)) | 0x8000);
-    *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
-}
-
-YAMR__CPU_INLINE void vkey_bits32(yamr_dtype t, const vec32 *loaded, uint32_t flip,
-                                  uint32_t nan_key, vec32 *key)
-{
-    const vec32 bits = *loaded;
-    if (t == YAMR_DTYPE_U32) {
-        *key = bits ^ flip;
-        return;
-    }
-    if (t == YAMR_DTYPE_I32) {
-        *key = bits ^ (0x80000000u ^ flip);
-        return;
-    }
-    const vec32 magnitude = bits & 0x7fffffffu;
-    const vec32 nan = (vec32)(magnitude > 0x7f800000u);
-    const vec32 b = bits & (vec32)(magnitude != 0);
-    const vec32 ord = b ^ ((vec32)(b - b - (b >> 31)) | 0x80000000u);
-    *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
-}
-
-YAMR__CPU_INLINE void vkey_bits64(yamr_dtype t, const vec64 *loaded, uint64_t flip,
-                                  uint64_t nan_key, vec64 *key)
-{
-    const vec64 bits = *loaded;
-    if (t == YAMR_DTYPE_I64) {
-        *key = bits ^ ((uint64_t)0x8000000000000000ull ^ flip);
-        return;
-    }
-    const vec64 magnitude = bits & (uint64_t)0x7fffffffffffffffull;
-    const vec64 nan = (vec64)(magnitude > (uint64_t)0x7ff0000000000000ull);
-    const vec64 b = bits & (vec64)(magnitude != 0);
-    const vec64 ord = b ^ ((vec64)(b - b - (b >> 63)) | (uint64_t)0x8000000000000000ull);
-    *key = ((ord ^ flip) & ~nan) | (nan_key & nan);
-}
-
-/* The keys of the 64 bytes at element i of p. */
-#define YAMR__CPU_DEFINE_VKEY(W, Key)                                                          \
-    YAMR__CPU_INLINE void vkey##W(yamr_dtype t, const void *p, size_t i, Key flip, Key nan_key, \
-                                  vec##W *key)                                                 \
+/* vec##W##_##B: keys of W bits in a vector of B bytes; vkey_bits##W##_##B: the keys of such a
+ * vector of elements' bits. */
+#define YAMR__CPU_DEFINE_VKEY_BITS(B)                                                          \
+    typedef uint16_t vec16_##B __attribute__((vector_size(B)));                                \
+    typedef uint32_t vec32_##B __attribute__((vector_size(B)));                                \
+    typedef uint64_t vec64_##B __attribute__((vector_size(B)));                                \
+    YAMR__CPU_INLINE void vkey_bits16_##B(yamr_dtype t, const vec16_##B *loaded, uint16_t flip, \
+                                          uint16_t nan_key, vec16_##B *key)                    \
     {                                                                                          \
-        vec##W bits;                                                                           \
-        memcpy(&bits, (const Key *)p + i, sizeof bits);                                        \
-        vkey_bits##W(t, &bits, flip, nan_key, key);                                            \
-    }
-YAMR__CPU_DEFINE_VKEY(16, uint16_t)
-YAMR__CPU_DEFINE_VKEY(32, uint32_t)
-YAMR__CPU_DEFINE_VKEY(64, uint64_t)
-
-/* The smallest offset among the lanes of two vectors whose `holds` mask is set (each lane's
- * offset in `at`): the first index of a row's best once the lanes know the best. */
-#define YAMR__CPU_DEFINE_FIRST_HELD(W, Key)                                                    \
-    YAMR__CPU_INLINE Key first_held##W(vec##W at0, vec##W at1, vec##W holds0, vec##W holds1)   \
+        const vec16_##B bits = *loaded;                                                        \
+        const uint16_t inf = t == YAMR_DTYPE_BF16 ? YAMR_BF16_INF : YAMR_F16_INF;              \
+        const vec16_##B magnitude = bits & 0x7fff;                                             \
+        const vec16_##B nan = (vec16_##B)(magnitude > inf);                                    \
+        const vec16_##B b = bits & (vec16_##B)(magnitude != 0); /* -0.0 as +0.0 */             \
+        const vec16_##B ord = b ^ ((vec16_##B)(b - b - (b >> 15)) | 0x8000);                   \
+        *key = ((ord ^ flip) & ~nan) | (nan_key & nan);                                        \
+    }                                                                                          \
+    YAMR__CPU_INLINE void vkey_bits32_##B(yamr_dtype t, const vec32_##B *loaded, uint32_t flip, \
+                                          uint32_t nan_key, vec32_##B *key)                    \
     {                                                                                          \
-        enum { PER = 64 / sizeof(Key) };                                                       \
-        const vec##W o0 = at0 | ~holds0, o1 = at1 | ~holds1;                                   \
-        const vec##W less1 = (vec##W)(o1 < o0);                                                \
-        const vec##W o = (o1 & less1) | (o0 & ~less1);                                         \
-        Key least = (Key)~(Key)0;                                                              \
-        for (int j = 0; j < PER; ++j) least = o[j] < least ? o[j] : least;                     \
-        return least;                                                                          \
-    }
-YAMR__CPU_DEFINE_FIRST_HELD(16, uint16_t)
-YAMR__CPU_DEFINE_FIRST_HELD(32, uint32_t)
-YAMR__CPU_DEFINE_FIRST_HELD(64, uint64_t)
-
-/* Two vectors of lanes at a time over [0, n - n % (2 * PER)), PER lanes per vector; the strict
- * compare keeps each lane's first best. Then the largest lane key and the least offset among the
- * lanes that hold it (lanes that saw only bottom keys keep offset 0, which matters only when every
- * key is the bottom, and then offset 0 is the answer). Returns where the vectors stopped. */
-#define YAMR__CPU_DEFINE_VECTOR_LANES(W, Key)                                                  \
-    YAMR__CPU_INLINE size_t vector_lanes##W(yamr_dtype t, Key flip, Key nan_key, const void *in, \
-                                            size_t n, Key *key, Key *offset)                   \
-    {                                                                                          \
-        enum { PER = 64 / sizeof(Key) };                                                       \
-        static const Key iota[2 * PER] = {YAMR__CPU_LANE_OFFSETS##W};                          \
-        vec##W best0 = {0}, best1 = {0}, at0 = {0}, at1 = {0}, index0, index1;                 \
-        memcpy(&index0, iota, sizeof index0);                                                  \
-        memcpy(&index1, iota + PER, sizeof index1);                                            \
-        size_t i = 0;                                                                          \
-        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
-            vec##W k0, k1;                                                                     \
-            vkey##W(t, in, i, flip, nan_key, &k0);                                             \
-            vkey##W(t, in, i + PER, flip, nan_key, &k1);                                       \
-            const vec##W better0 = (vec##W)(k0 > best0), better1 = (vec##W)(k1 > best1);       \
-            best0 = (k0 & better0) | (best0 & ~better0);                                       \
-            best1 = (k1 & better1) | (best1 & ~better1);                                       \
-            at0 = (index0 & better0) | (at0 & ~better0);                                       \
-            at1 = (index1 & better1) | (at1 & ~better1);                                       \
-            index0 += (Key)(2 * PER);                                                          \
-            index1 += (Key)(2 * PER);                                                          \
+        const vec32_##B bits = *loaded;                                                        \
+        if (t == YAMR_DTYPE_U32) {                                                             \
+            *key = bits ^ flip;                                                                \
+            return;                                                                            \
         }                                                                                      \
-        const vec##W first1 = (vec##W)(best1 > best0);                                         \
-        const vec##W top = (best1 & first1) | (best0 & ~first1);                               \
-        Key most = 0;                                                                          \
-        for (int j = 0; j < PER; ++j) most = top[j] > most ? top[j] : most;                    \
-        const vec##W holds0 = (vec##W)(best0 == most), holds1 = (vec##W)(best1 == most);       \
-        const Key least = first_held##W(at0, at1, holds0, holds1);                             \
-        *key = most;                                                                           \
-        *offset = least;                                                                       \
-        return i;                                                                              \
+        if (t == YAMR_DTYPE_I32) {                                                             \
+            *key = bits ^ (0x80000000u ^ flip);                                                \
+            return;                                                                            \
+        }                                                                                      \
+        const vec32_##B magnitude = bits & 0x7fffffffu;                                        \
+        const vec32_##B nan = (vec32_##B)(magnitude > 0x7f800000u);                            \
+        const vec32_##B b = bits & (vec32_##B)(magnitude != 0);                                \
+        const vec32_##B ord = b ^ ((vec32_##B)(b - b - (b >> 31)) | 0x80000000u);              \
+        *key = ((ord ^ flip) & ~nan) | (nan_key & nan);                                        \
+    }                                                                                          \
+    YAMR__CPU_INLINE void vkey_bits64_##B(yamr_dtype t, const vec64_##B *loaded, uint64_t flip, \
+                                          uint64_t nan_key, vec64_##B *key)                    \
+    {                                                                                          \
+        const vec64_##B bits = *loaded;                                                        \
+        if (t == YAMR_DTYPE_I64) {                                                             \
+            *key = bits ^ ((uint64_t)0x8000000000000000ull ^ flip);                            \
+            return;                                                                            \
+        }                                                                                      \
+        const vec64_##B magnitude = bits & (uint64_t)0x7fffffffffffffffull;                    \
+        const vec64_##B nan = (vec64_##B)(magnitude > (uint64_t)0x7ff0000000000000ull);        \
+        const vec64_##B b = bits & (vec64_##B)(magnitude != 0);                                \
+        const vec64_##B ord =                                                                  \
+            b ^ ((vec64_##B)(b - b - (b >> 63)) | (uint64_t)0x8000000000000000ull);            \
+        *key = ((ord ^ flip) & ~nan) | (nan_key & nan);                                        \
+    }
+
+/* The keys of the B bytes at element i of p. */
+#define YAMR__CPU_DEFINE_VKEY(W, Key, B)                                                       \
+    YAMR__CPU_INLINE void vkey##W##_##B(yamr_dtype t, const void *p, size_t i, Key flip,       \
+                                        Key nan_key, vec##W##_##B *key)                        \
+    {                                                                                          \
+        vec##W##_##B bits;                                                                     \
+        memcpy(&bits, (const Key *)p + i, sizeof bits);                                        \
+        vkey_bits##W##_##B(t, &bits, flip, nan_key, key);                                      \
     }
 
 /*
- * f32 and f64 rows without NaN: the same lanes with float compares, a third of the key arithmetic
- * (MIN compares negated values: the sign bit flipped). A float compare ties -0.0 with +0.0 as the
- * keys do, and the value written is the element's own. Returns 0 (the caller takes the keys) when
- * the row holds a NaN; else 1 and the row's first index of its best in *index.
+ * A row's lanes: 128 bytes of elements a step, in NV = 128 / B vectors of PER = B / sizeof(Key)
+ * lanes (NV independent compare-and-select chains). Lane j of vector v keeps its best and the
+ * start of the step where it took it (a strictly larger one replaces, so a lane keeps its
+ * first); its element is at that start + v PER + j. Lanes that never took keep start 0, and
+ * hold the row's best only when every key before the rest is the bottom (the keys) or -inf
+ * (floats), and then offset 0 is the answer.
+ *  - first_held##W##_##B: the least offset among the lanes marked in `holds`;
+ *  - vector_lanes##W##_##B: the keys' lanes over [0, n - n % 128 bytes): the largest lane key
+ *    and the least offset of it; returns where the steps stopped;
+ *  - float_row##W##_##B: f32 and f64 rows without NaN, the same lanes with float compares (MIN
+ *    compares negated values: the sign bit flipped), a third of the key arithmetic. A float
+ *    compare ties -0.0 with +0.0 as the keys do, and the value written is the element's own.
+ *    Returns 0 (the caller takes the keys) when the row holds a NaN; else 1 and the row's first
+ *    index of its best in *index.
  */
-#define YAMR__CPU_DEFINE_FLOAT_LANES(W, Float, Key, Dtype)                                     \
-    YAMR__CPU_INLINE int float_row##W(yamr_dtype t, Key sign, const void *in, size_t n,        \
-                                      size_t *index)                                           \
+#define YAMR__CPU_DEFINE_LANES(W, Key, B)                                                      \
+    YAMR__CPU_DEFINE_VKEY(W, Key, B)                                                           \
+    YAMR__CPU_INLINE Key first_held##W##_##B(const vec##W##_##B *at, const vec##W##_##B *holds) \
     {                                                                                          \
-        typedef Float vfloat __attribute__((vector_size(64)));                                 \
-        enum { PER = 64 / sizeof(Key) };                                                       \
-        static const Key iota[2 * PER] = {YAMR__CPU_LANE_OFFSETS##W};                          \
+        typedef vec##W##_##B vec;                                                              \
+        enum { PER = B / sizeof(Key), NV = 128 / B };                                          \
+        vec least = (vec){0} + (Key)~(Key)0, lane;                                             \
+        for (int j = 0; j < PER; ++j) lane[j] = (Key)j;                                        \
+        for (int v = 0; v < NV; ++v) {                                                         \
+            const vec o = (at[v] + lane + (Key)(v * PER)) | ~holds[v];                         \
+            const vec less = (vec)(o < least);                                                 \
+            least = (o & less) | (least & ~less);                                              \
+        }                                                                                      \
+        Key m = (Key)~(Key)0;                                                                  \
+        for (int j = 0; j < PER; ++j) m = least[j] < m ? least[j] : m;                         \
+        return m;                                                                              \
+    }                                                                                          \
+    YAMR__CPU_INLINE size_t vector_lanes##W##_##B(yamr_dtype t, Key flip, Key nan_key,         \
+                                                  const void *in, size_t n, Key *key,          \
+                                                  Key *offset)                                 \
+    {                                                                                          \
+        typedef vec##W##_##B vec;                                                              \
+        enum { PER = B / sizeof(Key), NV = 128 / B };                                          \
+        vec best[NV], at[NV];                                                                  \
+        for (int v = 0; v < NV; ++v) best[v] = at[v] = (vec){0};                               \
+        size_t i = 0;                                                                          \
+        for (; n - i >= NV * PER; i += NV * PER) {                                             \
+            const vec start = (vec){0} + (Key)i;                                               \
+            _Pragma("GCC unroll 8")                                                            \
+            for (int v = 0; v < NV; ++v) {                                                     \
+                vec k;                                                                         \
+                vkey##W##_##B(t, in, i + (size_t)v * PER, flip, nan_key, &k);                  \
+                const vec better = (vec)(k > best[v]);                                         \
+                best[v] = (k & better) | (best[v] & ~better);                                  \
+                at[v] = (start & better) | (at[v] & ~better);                                  \
+            }                                                                                  \
+        }                                                                                      \
+        vec top = best[0], holds[NV];                                                          \
+        for (int v = 1; v < NV; ++v) {                                                         \
+            const vec more = (vec)(best[v] > top);                                             \
+            top = (best[v] & more) | (top & ~more);                                            \
+        }                                                                                      \
+        Key most = 0;                                                                          \
+        for (int j = 0; j < PER; ++j) most = top[j] > most ? top[j] : most;                    \
+        for (int v = 0; v < NV; ++v) holds[v] = (vec)(best[v] == most);                        \
+        *key = most;                                                                           \
+        *offset = first_held##W##_##B(at, holds);                                              \
+        return i;                                                                              \
+    }
+#define YAMR__CPU_DEFINE_FLOAT_LANES(W, Float, Key, Dtype, B)                                  \
+    YAMR__CPU_INLINE int float_row##W##_##B(yamr_dtype t, Key sign, const void *in, size_t n,  \
+                                            size_t *index)                                     \
+    {                                                                                          \
+        typedef vec##W##_##B vec;                                                              \
+        typedef Float vfloat __attribute__((vector_size(B)));                                  \
+        enum { PER = B / sizeof(Key), NV = 128 / B };                                          \
         if (t != Dtype) return 0;                                                              \
         const Key *x = (const Key *)in;                                                        \
-        vfloat best0 = {0}, best1;                                                             \
-        best0 = best0 - (Float)INFINITY;                                                       \
-        best1 = best0;                                                                         \
-        vec##W at0 = {0}, at1 = {0}, nan = {0}, index0, index1;                                \
-        memcpy(&index0, iota, sizeof index0);                                                  \
-        memcpy(&index1, iota + PER, sizeof index1);                                            \
+        vfloat best[NV];                                                                       \
+        vec at[NV], nan = {0}, holds[NV];                                                      \
+        for (int v = 0; v < NV; ++v) {                                                         \
+            best[v] = (vfloat){0} - (Float)INFINITY;                                           \
+            at[v] = (vec){0};                                                                  \
+        }                                                                                      \
         size_t i = 0;                                                                          \
-        for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
-            vec##W b0, b1;                                                                     \
-            memcpy(&b0, x + i, sizeof b0);                                                     \
-            memcpy(&b1, x + i + PER, sizeof b1);                                               \
-            const vfloat v0 = (vfloat)(b0 ^ sign), v1 = (vfloat)(b1 ^ sign);                   \
-            const vec##W better0 = (vec##W)(v0 > best0), better1 = (vec##W)(v1 > best1);       \
-            nan |= (vec##W)(v0 != v0) | (vec##W)(v1 != v1);                                    \
-            best0 = (vfloat)(((vec##W)v0 & better0) | ((vec##W)best0 & ~better0));             \
-            best1 = (vfloat)(((vec##W)v1 & better1) | ((vec##W)best1 & ~better1));             \
-            at0 = (index0 & better0) | (at0 & ~better0);                                       \
-            at1 = (index1 & better1) | (at1 & ~better1);                                       \
-            index0 += (Key)(2 * PER);                                                          \
-            index1 += (Key)(2 * PER);                                                          \
+        for (; n - i >= NV * PER; i += NV * PER) {                                             \
+            const vec start = (vec){0} + (Key)i;                                               \
+            _Pragma("GCC unroll 8")                                                            \
+            for (int v = 0; v < NV; ++v) {                                                     \
+                vec b;                                                                         \
+                memcpy(&b, x + i + (size_t)v * PER, sizeof b);                                 \
+                const vfloat e = (vfloat)(b ^ sign);                                           \
+                const vec better = (vec)(e > best[v]);                                         \
+                nan |= (vec)(e != e);                                                          \
+                best[v] = (vfloat)(((vec)e & better) | ((vec)best[v] & ~better));              \
+                at[v] = (start & better) | (at[v] & ~better);                                  \
+            }                                                                                  \
         }                                                                                      \
         Key any_nan = 0;                                                                       \
         for (int j = 0; j < PER; ++j) any_nan |= nan[j];                                       \
         if (any_nan) return 0;                                                                 \
-        const vec##W first1 = (vec##W)(best1 > best0);                                         \
-        const vfloat top = (vfloat)(((vec##W)best1 & first1) | ((vec##W)best0 & ~first1));     \
+        vfloat top = best[0];                                                                  \
+        for (int v = 1; v < NV; ++v) {                                                         \
+            const vec more = (vec)(best[v] > top);                                             \
+            top = (vfloat)(((vec)best[v] & more) | ((vec)top & ~more));                        \
+        }                                                                                      \
         Float most = -(Float)INFINITY;                                                         \
         for (int j = 0; j < PER; ++j) most = top[j] > most ? top[j] : most;                    \
-        const vec##W holds0 = (vec##W)(best0 == most), holds1 = (vec##W)(best1 == most);       \
-        const Key least = first_held##W(at0, at1, holds0, holds1);                             \
-        size_t at = least;                                                                     \
+        for (int v = 0; v < NV; ++v) holds[v] = (vec)(best[v] == most);                        \
+        size_t at_most = first_held##W##_##B(at, holds);                                       \
         for (; i < n; ++i) {                                                                   \
             const Key b = x[i] ^ sign;                                                         \
             Float v;                                                                           \
@@ -208,38 +217,41 @@ YAMR__CPU_DEFINE_FIRST_HELD(64, uint64_t)
             if (v != v) return 0;                                                              \
             if (v > most) {                                                                    \
                 most = v;                                                                      \
-                at = i;                                                                        \
+                at_most = i;                                                                   \
             }                                                                                  \
         }                                                                                      \
-        *index = at;                                                                           \
+        *index = at_most;                                                                      \
         return 1;                                                                              \
     }
-
-#define YAMR__CPU_IOTA8(b) b, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7
-#define YAMR__CPU_IOTA32(b) YAMR__CPU_IOTA8(b), YAMR__CPU_IOTA8(b + 8), YAMR__CPU_IOTA8(b + 16), \
-                            YAMR__CPU_IOTA8(b + 24)
-#define YAMR__CPU_LANE_OFFSETS16 YAMR__CPU_IOTA32(0), YAMR__CPU_IOTA32(32)
-#define YAMR__CPU_LANE_OFFSETS32 YAMR__CPU_IOTA32(0)
-#define YAMR__CPU_LANE_OFFSETS64 YAMR__CPU_IOTA8(0), YAMR__CPU_IOTA8(8)
-YAMR__CPU_DEFINE_VECTOR_LANES(16, uint16_t)
-YAMR__CPU_DEFINE_VECTOR_LANES(32, uint32_t)
-YAMR__CPU_DEFINE_VECTOR_LANES(64, uint64_t)
-YAMR__CPU_DEFINE_FLOAT_LANES(32, float, uint32_t, YAMR_DTYPE_F32)
-YAMR__CPU_DEFINE_FLOAT_LANES(64, double, uint64_t, YAMR_DTYPE_F64)
+/* The widths: the AVX-512 copy's key arithmetic, AVX2's lanes, the baseline's lanes. */
+YAMR__CPU_DEFINE_VKEY_BITS(64)
+YAMR__CPU_DEFINE_VKEY_BITS(32)
+YAMR__CPU_DEFINE_VKEY_BITS(16)
+YAMR__CPU_DEFINE_VKEY(16, uint16_t, 64)
+YAMR__CPU_DEFINE_VKEY(32, uint32_t, 64)
+YAMR__CPU_DEFINE_VKEY(64, uint64_t, 64)
+#define YAMR__CPU_DEFINE_LANES_OF(B)                                                           \
+    YAMR__CPU_DEFINE_LANES(16, uint16_t, B)                                                    \
+    YAMR__CPU_DEFINE_LANES(32, uint32_t, B)                                                    \
+    YAMR__CPU_DEFINE_LANES(64, uint64_t, B)                                                    \
+    YAMR__CPU_DEFINE_FLOAT_LANES(32, float, uint32_t, YAMR_DTYPE_F32, B)                       \
+    YAMR__CPU_DEFINE_FLOAT_LANES(64, double, uint64_t, YAMR_DTYPE_F64, B)
+YAMR__CPU_DEFINE_LANES_OF(32)
+YAMR__CPU_DEFINE_LANES_OF(16)
+/* The whole vectors of a row: where they stopped, their best in `best` and `at`. */
+#define YAMR__CPU_ROW_VECTORS(W, B) vector_lanes##W##_##B(t, flip, nan_key, in, n, &best, &at)
 #else
 /* Without vectors: always the keys. */
-YAMR__CPU_INLINE int float_row32(yamr_dtype t, uint32_t sign, const void *in, size_t n,
-                                 size_t *index)
-{
-    (void)t, (void)sign, (void)in, (void)n, (void)index;
-    return 0;
-}
-YAMR__CPU_INLINE int float_row64(yamr_dtype t, uint64_t sign, const void *in, size_t n,
-                                 size_t *index)
-{
-    (void)t, (void)sign, (void)in, (void)n, (void)index;
-    return 0;
-}
+#define YAMR__CPU_DEFINE_NO_FLOAT_LANES(W, Key, B)                                             \
+    YAMR__CPU_INLINE int float_row##W##_##B(yamr_dtype t, Key sign, const void *in, size_t n,  \
+                                            size_t *index)                                     \
+    {                                                                                          \
+        (void)t, (void)sign, (void)in, (void)n, (void)index;                                   \
+        return 0;                                                                              \
+    }
+YAMR__CPU_DEFINE_NO_FLOAT_LANES(32, uint32_t, 16)
+YAMR__CPU_DEFINE_NO_FLOAT_LANES(64, uint64_t, 16)
+#define YAMR__CPU_ROW_VECTORS(W, B) 0
 #endif
 /* Halves have no C float type: always the keys. */
 YAMR__CPU_INLINE int float_row16(yamr_dtype t, uint16_t sign, const void *in, size_t n,
@@ -252,18 +264,18 @@ YAMR__CPU_INLINE int float_row16(yamr_dtype t, uint16_t sign, const void *in, si
 /*
  * For keys of W bits (type Key, which also holds a short row's offsets, so that offsets fill a
  * vector as keys do):
- *  - row##W: one row of n >= 1 elements: whole vectors of lanes, then the rest one by one,
- *    a strictly larger key replacing (the rest lies after every vector element);
+ *  - row##W##_##B: one row of n >= 1 elements: whole vectors of lanes of B bytes, then the rest
+ *    one by one, a strictly larger key replacing (the rest lies after every vector element);
  *  - across##W: LANES rows of `cols` < LANES elements, `ld` apart, lane j walking row j.
  */
-#define YAMR__CPU_DEFINE_SHORT(W, Key)                                                         \
-    YAMR__CPU_INLINE size_t row##W(yamr_dtype t, Key flip, Key nan_key, const void *in,        \
-                                   size_t n, Key *key)                                         \
+#define YAMR__CPU_DEFINE_ROW(W, Key, B)                                                        \
+    YAMR__CPU_INLINE size_t row##W##_##B(yamr_dtype t, Key flip, Key nan_key, const void *in,  \
+                                         size_t n, Key *key)                                   \
     {                                                                                          \
         Key best = 0, at = 0;                                                                  \
-        size_t i = YAMR__CPU_ROW_VECTORS(W);                                                   \
+        size_t i = YAMR__CPU_ROW_VECTORS(W, B);                                                \
         for (; i < n; ++i) {                                                                   \
-            const Key k = yamr__cpu_key##W(t, in, i, flip, nan_key);                               \
+            const Key k = yamr__cpu_key##W(t, in, i, flip, nan_key);                           \
             if (k > best) {                                                                    \
                 best = k;                                                                      \
                 at = (Key)i;                                                                   \
@@ -271,8 +283,10 @@ YAMR__CPU_INLINE int float_row16(yamr_dtype t, uint16_t sign, const void *in, si
         }                                                                                      \
         *key = best;                                                                           \
         return at;                                                                             \
-    }                                                                                          \
-                                                                                               \
+    }
+#define YAMR__CPU_DEFINE_SHORT(W, Key)                                                         \
+    YAMR__CPU_DEFINE_ROW(W, Key, 16)                                                           \
+    YAMR__CPU_DEFINE_ROW(W, Key, 32)                                                           \
     YAMR__CPU_INLINE void across##W(yamr_dtype t, Key flip, Key nan_key, const void *in,       \
                                     size_t ld, size_t cols, Key best[LANES##W],                \
                                     Key at[LANES##W])                                          \
@@ -283,19 +297,12 @@ YAMR__CPU_INLINE int float_row16(yamr_dtype t, uint16_t sign, const void *in, si
         }                                                                                      \
         for (size_t c = 0; c < cols; ++c)                                                      \
             for (int j = 0; j < LANES##W; ++j) {                                               \
-                const Key k = yamr__cpu_key##W(t, in, (size_t)j * ld + c, flip, nan_key);          \
+                const Key k = yamr__cpu_key##W(t, in, (size_t)j * ld + c, flip, nan_key);      \
                 const int better = k > best[j];                                                \
                 best[j] = better ? k : best[j];                                                \
                 at[j] = better ? (Key)c : at[j];                                               \
             }                                                                                  \
     }
-
-/* The whole vectors of a row: where they stopped, their best in `best` and `at`. */
-#ifdef YAMR__CPU_VECTORS
-#define YAMR__CPU_ROW_VECTORS(W) vector_lanes##W(t, flip, nan_key, in, n, &best, &at)
-#else
-#define YAMR__CPU_ROW_VECTORS(W) 0
-#endif
 
 YAMR__CPU_DEFINE_SHORT(16, uint16_t)
 YAMR__CPU_DEFINE_SHORT(32, uint32_t)
@@ -340,9 +347,9 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE uint16_t yamr__cpu_max_epu16(__m512i v)
         const Key *x = (const Key *)in;                                                        \
         const __m512i b0 = _mm512_maskz_loadu_##epi(m0, (const void *)x);                      \
         const __m512i b1 = _mm512_maskz_loadu_##epi(m1, (const void *)(x + PER));              \
-        vec##W bits0 = (vec##W)b0, bits1 = (vec##W)b1, key0, key1;                             \
-        vkey_bits##W(t, &bits0, flip, nan_key, &key0);                                         \
-        vkey_bits##W(t, &bits1, flip, nan_key, &key1);                                         \
+        vec##W##_64 bits0 = (vec##W##_64)b0, bits1 = (vec##W##_64)b1, key0, key1;             \
+        vkey_bits##W##_64(t, &bits0, flip, nan_key, &key0);                                         \
+        vkey_bits##W##_64(t, &bits1, flip, nan_key, &key1);                                         \
         const __m512i k0 = _mm512_maskz_mov_##epi(m0, (__m512i)key0);                         \
         const __m512i k1 = _mm512_maskz_mov_##epi(m1, (__m512i)key1);                          \
         const Key most = (Key)YAMR__CPU_MAX_##W(_mm512_max_##epu(k0, k1));                     \
@@ -593,9 +600,9 @@ YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m51
         __m512i best0 = _mm512_setzero_si512(), best1 = best0, at0 = best0, at1 = best0;       \
         size_t i = 0;                                                                          \
         for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
-            vec##W key0, key1;                                                                 \
-            vkey##W(t, in, i, flip, nan_key, &key0);                                           \
-            vkey##W(t, in, i + PER, flip, nan_key, &key1);                                     \
+            vec##W##_64 key0, key1;                                                                 \
+            vkey##W##_64(t, in, i, flip, nan_key, &key0);                                           \
+            vkey##W##_64(t, in, i + PER, flip, nan_key, &key1);                                     \
             const __m512i k0 = (__m512i)key0, k1 = (__m512i)key1;                              \
             key_step##W##_avx512(k0, k1, (Key)i, &best0, &best1, &at0, &at1);                   \
         }                                                                                      \
@@ -604,11 +611,11 @@ YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m51
             const Mask m0 = n - i >= PER ? all : (Mask)(((Mask)1 << (n - i)) - 1);             \
             const Mask m1 = n - i > PER ? (Mask)(((Mask)1 << (n - i - PER)) - 1) : (Mask)0;    \
             const Key *x = (const Key *)in + i;                                                \
-            vec##W bits0 = (vec##W)_mm512_maskz_loadu_##epi(m0, (const void *)x);              \
-            vec##W bits1 = (vec##W)_mm512_maskz_loadu_##epi(m1, (const void *)(x + PER));      \
-            vec##W key0, key1;                                                                 \
-            vkey_bits##W(t, &bits0, flip, nan_key, &key0);                                     \
-            vkey_bits##W(t, &bits1, flip, nan_key, &key1);                                     \
+            vec##W##_64 bits0 = (vec##W##_64)_mm512_maskz_loadu_##epi(m0, (const void *)x);              \
+            vec##W##_64 bits1 = (vec##W##_64)_mm512_maskz_loadu_##epi(m1, (const void *)(x + PER));      \
+            vec##W##_64 key0, key1;                                                                 \
+            vkey_bits##W##_64(t, &bits0, flip, nan_key, &key0);                                     \
+            vkey_bits##W##_64(t, &bits1, flip, nan_key, &key1);                                     \
             const __m512i k0 = _mm512_maskz_mov_##epi(m0, (__m512i)key0);                     \
             const __m512i k1 = _mm512_maskz_mov_##epi(m1, (__m512i)key1);                     \
             key_step##W##_avx512(k0, k1, (Key)i, &best0, &best1, &at0, &at1);                   \
@@ -972,13 +979,25 @@ YAMR__CPU_INLINE size_t no_groups(yamr_dtype t, const yamr__gpu_batch *c, size_t
     return r;
 }
 
-YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _portable, , float_row16, row16, 0, float_row16, row16,
-                            no_groups)
-YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _portable, , float_row32, row32, 0, float_row32, row32,
-                            no_groups)
-YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _portable, , float_row64, row64, 0, float_row64, row64,
-                            no_groups)
+/* The baseline's lanes are 16 bytes, AVX2's 32 (YAMR__CPU_DEFINE_LANES). */
+YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _portable, , float_row16, row16_16, 0, float_row16,
+                            row16_16, no_groups)
+YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _portable, , float_row32_16, row32_16, 0,
+                            float_row32_16, row32_16, no_groups)
+YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _portable, , float_row64_16, row64_16, 0,
+                            float_row64_16, row64_16, no_groups)
 YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_portable, )
+
+#if YAMR__CPU_HAVE_AVX2
+#define YAMR__CPU_TARGET_AVX2 __attribute__((target("avx2")))
+YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _avx2, YAMR__CPU_TARGET_AVX2, float_row16, row16_32, 0,
+                            float_row16, row16_32, no_groups)
+YAMR__CPU_DEFINE_SHORT_ROWS(32, uint32_t, _avx2, YAMR__CPU_TARGET_AVX2, float_row32_32, row32_32,
+                            0, float_row32_32, row32_32, no_groups)
+YAMR__CPU_DEFINE_SHORT_ROWS(64, uint64_t, _avx2, YAMR__CPU_TARGET_AVX2, float_row64_32, row64_32,
+                            0, float_row64_32, row64_32, no_groups)
+YAMR__CPU_DEFINE_SHORT_ROWS_ANY(_avx2, YAMR__CPU_TARGET_AVX2)
+#endif
 
 #if YAMR__CPU_HAVE_AVX512
 YAMR__CPU_DEFINE_SHORT_ROWS(16, uint16_t, _avx512, YAMR__CPU_TARGET_AVX512, float_row16,
@@ -1000,12 +1019,10 @@ static void short_rows_baseline(yamr__cpu_isa isa, const yamr__gpu_batch *c, siz
 }
 
 #if YAMR__CPU_HAVE_AVX2
-__attribute__((target("avx2"))) static void short_rows_avx2(yamr__cpu_isa isa,
-                                                            const yamr__gpu_batch *c,
-                                                            size_t begin, size_t end,
-                                                            int stream)
+YAMR__CPU_TARGET_AVX2 static void short_rows_avx2(yamr__cpu_isa isa, const yamr__gpu_batch *c,
+                                                  size_t begin, size_t end, int stream)
 {
-    short_rows_any_portable(isa, c, begin, end, stream);
+    short_rows_any_avx2(isa, c, begin, end, stream);
 }
 #endif
 
