@@ -348,8 +348,8 @@ YAMR__CPU_TARGET_AVX512 YAMR__CPU_INLINE uint16_t yamr__cpu_max_epu16(__m512i v)
         const __m512i b0 = _mm512_maskz_loadu_##epi(m0, (const void *)x);                      \
         const __m512i b1 = _mm512_maskz_loadu_##epi(m1, (const void *)(x + PER));              \
         vec##W##_64 bits0 = (vec##W##_64)b0, bits1 = (vec##W##_64)b1, key0, key1;             \
-        vkey_bits##W##_64(t, &bits0, flip, nan_key, &key0);                                         \
-        vkey_bits##W##_64(t, &bits1, flip, nan_key, &key1);                                         \
+        vkey_bits##W##_64(t, &bits0, flip, nan_key, &key0);                                     \
+        vkey_bits##W##_64(t, &bits1, flip, nan_key, &key1);                                     \
         const __m512i k0 = _mm512_maskz_mov_##epi(m0, (__m512i)key0);                         \
         const __m512i k1 = _mm512_maskz_mov_##epi(m1, (__m512i)key1);                          \
         const Key most = (Key)YAMR__CPU_MAX_##W(_mm512_max_##epu(k0, k1));                     \
@@ -600,9 +600,9 @@ YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m51
         __m512i best0 = _mm512_setzero_si512(), best1 = best0, at0 = best0, at1 = best0;       \
         size_t i = 0;                                                                          \
         for (; n - i >= 2 * PER; i += 2 * PER) {                                               \
-            vec##W##_64 key0, key1;                                                                 \
-            vkey##W##_64(t, in, i, flip, nan_key, &key0);                                           \
-            vkey##W##_64(t, in, i + PER, flip, nan_key, &key1);                                     \
+            vec##W##_64 key0, key1;                                                             \
+            vkey##W##_64(t, in, i, flip, nan_key, &key0);                                       \
+            vkey##W##_64(t, in, i + PER, flip, nan_key, &key1);                                 \
             const __m512i k0 = (__m512i)key0, k1 = (__m512i)key1;                              \
             key_step##W##_avx512(k0, k1, (Key)i, &best0, &best1, &at0, &at1);                   \
         }                                                                                      \
@@ -611,11 +611,12 @@ YAMR__CPU_DEFINE_FLOAT_CHUNKS_AVX512(64, double, uint64_t, YAMR_DTYPE_F64, __m51
             const Mask m0 = n - i >= PER ? all : (Mask)(((Mask)1 << (n - i)) - 1);             \
             const Mask m1 = n - i > PER ? (Mask)(((Mask)1 << (n - i - PER)) - 1) : (Mask)0;    \
             const Key *x = (const Key *)in + i;                                                \
-            vec##W##_64 bits0 = (vec##W##_64)_mm512_maskz_loadu_##epi(m0, (const void *)x);              \
-            vec##W##_64 bits1 = (vec##W##_64)_mm512_maskz_loadu_##epi(m1, (const void *)(x + PER));      \
-            vec##W##_64 key0, key1;                                                                 \
-            vkey_bits##W##_64(t, &bits0, flip, nan_key, &key0);                                     \
-            vkey_bits##W##_64(t, &bits1, flip, nan_key, &key1);                                     \
+            vec##W##_64 bits0 = (vec##W##_64)_mm512_maskz_loadu_##epi(m0, (const void *)x);     \
+            vec##W##_64 bits1 =                                                                 \
+                (vec##W##_64)_mm512_maskz_loadu_##epi(m1, (const void *)(x + PER));             \
+            vec##W##_64 key0, key1;                                                             \
+            vkey_bits##W##_64(t, &bits0, flip, nan_key, &key0);                                 \
+            vkey_bits##W##_64(t, &bits1, flip, nan_key, &key1);                                 \
             const __m512i k0 = _mm512_maskz_mov_##epi(m0, (__m512i)key0);                     \
             const __m512i k1 = _mm512_maskz_mov_##epi(m1, (__m512i)key1);                     \
             key_step##W##_avx512(k0, k1, (Key)i, &best0, &best1, &at0, &at1);                   \

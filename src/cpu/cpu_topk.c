@@ -22,6 +22,7 @@
  * sorted). Every answer is the same
  * for any thread count: the order is total (key, then index).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1464,6 +1465,308 @@ static void write_row(const yamr__topk_call *c, size_t r, const entry *buf, size
     }
 }
 
+#if YAMR__CPU_HAVE_AVX2
+#include <immintrin.h>
+
+/*
+ * f32 rows of up to YAMR__TOPK_CPU_AVX2_MAX elements on AVX2 (k <= YAMR__TOPK_CPU_AVX2_K), read
+ * twice, the second time from the cache, with float compares only:
+ *  1. lane maxima (MIN: minima): L >= 2k lanes (a power of two, at least a vector's 8; two
+ *     chains at least) keep the largest number of their elements (vmaxps skips a NaN); the k-th
+ *     largest lane maximum is a bound: those k lanes' maxima are k distinct elements at least
+ *     that large. At L = 2k about k + k/4 elements of a random row reach it (avx2_bound);
+ *  2. every element at or above the bound (under YAMR_NAN_PROPAGATE the unordered compare also
+ *     takes every NaN) appends its position, without a branch: per half vector, a table of the
+ *     set lanes' order and a permute (AVX2 has no compress); a sparse row (at least
+ *     YAMR__TOPK_CPU_AVX2_SPARSE k elements) appends only the steps of 32 that hold one;
+ *  3. the candidates' keys, then their k best in order (avx2_best: a rank of 64-bit words).
+ * Every candidate is kept, so the buffers hold a whole row (an all-equal row passes entirely).
+ */
+#define YAMR__TOPK_CPU_AVX2_MAX 16384
+#define YAMR__TOPK_CPU_AVX2_K 128
+/* Rows of at least this many times k elements test 32 elements before appending them. */
+#define YAMR__TOPK_CPU_AVX2_SPARSE 64
+/* The most lane vectors (L = 8 LV >= 2k). */
+#define YAMR__TOPK_CPU_AVX2_LV (2 * YAMR__TOPK_CPU_AVX2_K / 8)
+#define YAMR__TOPK_CPU_TARGET_AVX2 __attribute__((target("avx2,popcnt")))
+
+/* For each mask of 4 lanes, the set lanes' indices in order, a byte each. */
+static const uint32_t avx2_lanes_of[16] = {
+    0x0, 0x0, 0x1, 0x100, 0x2, 0x200, 0x201, 0x20100,
+    0x3, 0x300, 0x301, 0x30100, 0x302, 0x30200, 0x30201, 0x3020100,
+};
+
+/* Whether rows_f32_avx2 takes the rows of call c. */
+static int takes_avx2(const yamr__topk_call *c)
+{
+    return c->dtype == YAMR_DTYPE_F32 && c->k <= YAMR__TOPK_CPU_AVX2_K &&
+           c->cols <= YAMR__TOPK_CPU_AVX2_MAX;
+}
+
+/* Entries a thread's buffer holds for rows_f32_avx2: a row's candidates as entries, then as
+ * positions (4 bytes each, a vector's overhang). */
+static size_t avx2_entries(size_t cols) { return cols + (cols + 8) / 4 + 2; }
+
+/* The float bound of rows_f32_avx2 from its L = 8 lv lane maxima (MIN: minima) `most` (no
+ * NaN among them; -inf, MIN +inf, for a lane without a number): MAX: the k-th largest (k <= L),
+ * at most the k-th best number's value; MIN: the k-th smallest. Returns 0 where it is not a
+ * float (only NaNs reach the floor of the many-lane form): then no number is a floor. */
+YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE int avx2_bound(const __m256 *most, const size_t lv,
+                                                          int is_min, size_t k, float *bound)
+{
+    /* MIN: negated, so that the k-th largest is the k-th smallest negated */
+    const __m256 flip = _mm256_set1_ps(is_min ? -0.0f : 0.0f);
+    __m256 m[YAMR__TOPK_CPU_AVX2_LV];
+    for (size_t v = 0; v < lv; ++v) m[v] = _mm256_xor_ps(most[v], flip);
+    if (lv <= 4) {
+        /* Few lanes: each lane's count of larger lanes (a compare and a subtract of its mask
+         * per lane and vector), then the least lane that fewer than k lanes exceed. */
+        float all[8 * 4];
+        __m256i above[4];
+        for (size_t v = 0; v < lv; ++v) {
+            _mm256_storeu_ps(all + 8 * v, m[v]);
+            above[v] = _mm256_setzero_si256();
+        }
+        for (size_t i = 0; i < 8 * lv; ++i) {
+            const __m256 x = _mm256_broadcast_ss(all + i);
+            for (size_t v = 0; v < lv; ++v)
+                above[v] = _mm256_sub_epi32(
+                    above[v], _mm256_castps_si256(_mm256_cmp_ps(x, m[v], _CMP_GT_OQ)));
+        }
+        const __m256i below_k = _mm256_set1_epi32((int)k);
+        __m256 least = _mm256_set1_ps(HUGE_VALF);
+        for (size_t v = 0; v < lv; ++v)
+            least = _mm256_blendv_ps(least, _mm256_min_ps(least, m[v]),
+                                     _mm256_castsi256_ps(_mm256_cmpgt_epi32(below_k, above[v])));
+        least = _mm256_min_ps(least, _mm256_permute2f128_ps(least, least, 1));
+        least = _mm256_min_ps(least, _mm256_permute_ps(least, 0x4e));
+        least = _mm256_min_ps(least, _mm256_permute_ps(least, 0xb1));
+        *bound = _mm_cvtss_f32(_mm256_castps256_ps128(_mm256_xor_ps(least, flip)));
+        return 1;
+    }
+    /* Many lanes: the pairs cost more than the row. Instead, the keys (yamr__ord_f32, the sign
+     * bit then flipped again, so that signed compares order them as unsigned ones) and bit by
+     * bit from the top the largest key v with at least k lanes >= v, over the top 20 bits (v
+     * with its low bits 0 is still a floor, and passes few more elements than the exact one);
+     * f32_bound turns it into a float. */
+    __m256i key[YAMR__TOPK_CPU_AVX2_LV];
+    const __m256i sign = _mm256_set1_epi32((int)0x80000000u);
+    for (size_t v = 0; v < lv; ++v) {
+        const __m256i bits = _mm256_castps_si256(m[v]);
+        const __m256i zero = _mm256_cmpeq_epi32(_mm256_andnot_si256(sign, bits),
+                                                _mm256_setzero_si256());
+        const __m256i b = _mm256_andnot_si256(zero, bits); /* -0.0 as +0.0 */
+        const __m256i ord = _mm256_xor_si256(b, _mm256_or_si256(_mm256_srai_epi32(b, 31), sign));
+        key[v] = _mm256_xor_si256(ord, sign);
+    }
+    uint32_t found = 0;
+    for (int bit = 31; bit >= 12; --bit) {
+        const uint32_t try_v = found | (uint32_t)1u << bit;
+        /* key >= try_v: the flipped key above flipped try_v - 1 (try_v > 0) */
+        const __m256i t = _mm256_set1_epi32((int)((try_v ^ 0x80000000u) - 1u));
+        unsigned at_least = 0;
+        for (size_t v = 0; v < lv; ++v)
+            at_least += (unsigned)__builtin_popcount(
+                (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(key[v], t))));
+        found = at_least >= k ? try_v : found;
+    }
+    /* the keys are of the negated values for MIN: as MAX's, then negated back */
+    if (!f32_bound(found, 0, bound)) return 0;
+    *bound = is_min ? -*bound : *bound;
+    return 1;
+}
+
+/* Appends the positions at + j of the lanes j set in `pass` (8 lanes) to pos[count...] (8 slots
+ * written); returns the new count. */
+YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE size_t avx2_append(unsigned pass, __m256i at,
+                                                              uint32_t *pos, size_t count)
+{
+    const __m128i lo = _mm256_castsi256_si128(at), hi = _mm256_extracti128_si256(at, 1);
+    const __m128i pick_lo = _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)avx2_lanes_of[pass & 15]));
+    const __m128i pick_hi = _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)avx2_lanes_of[pass >> 4]));
+    _mm_storeu_si128((__m128i *)(void *)(pos + count),
+                     _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(lo), pick_lo)));
+    count += (size_t)__builtin_popcount(pass & 15);
+    _mm_storeu_si128((__m128i *)(void *)(pos + count),
+                     _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(hi), pick_hi)));
+    return count + (size_t)__builtin_popcount(pass >> 4);
+}
+
+/* Pass 2 for one compare predicate: the positions of [0, n) that pass against `bound`, 32
+ * elements a step; a sparse row's step appends only where one of them passes (a branch that
+ * mispredicts about once per candidate, against four appends). Each step prefetches the same
+ * elements of `ahead`, a row to come, a line at a time. */
+#define YAMR__TOPK_CPU_AVX2_PASS(cmp)                                                          \
+    do {                                                                                       \
+        const __m256 b8 = _mm256_set1_ps(bound);                                               \
+        const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);                        \
+        const __m256i step = _mm256_set1_epi32(8);                                             \
+        size_t i = 0;                                                                          \
+        for (; n - i >= 32; i += 32) {                                                         \
+            _mm_prefetch((const char *)(ahead + i), _MM_HINT_T0);                              \
+            _mm_prefetch((const char *)(ahead + i + 16), _MM_HINT_T0);                         \
+            unsigned pass[4];                                                                  \
+            for (int v = 0; v < 4; ++v)                                                        \
+                pass[v] = (unsigned)_mm256_movemask_ps(                                        \
+                    _mm256_cmp_ps(_mm256_loadu_ps(x + i + 8 * v), b8, cmp));                   \
+            if (sparse && !(pass[0] | pass[1] | pass[2] | pass[3])) continue;                  \
+            __m256i at = _mm256_add_epi32(iota, _mm256_set1_epi32((int)i));                    \
+            for (int v = 0; v < 4; ++v) {                                                      \
+                count = avx2_append(pass[v], at, pos, count);                                  \
+                at = _mm256_add_epi32(at, step);                                               \
+            }                                                                                  \
+        }                                                                                      \
+        for (; n - i >= 8; i += 8) {                                                           \
+            const unsigned pass = (unsigned)_mm256_movemask_ps(                                \
+                _mm256_cmp_ps(_mm256_loadu_ps(x + i), b8, cmp));                               \
+            count = avx2_append(pass, _mm256_add_epi32(iota, _mm256_set1_epi32((int)i)), pos,  \
+                                count);                                                        \
+        }                                                                                      \
+        for (; i < n; ++i) {                                                                   \
+            const __m128 e = _mm_set_ss(x[i]);                                                 \
+            if (_mm_movemask_ps(_mm_cmp_ps(e, _mm256_castps256_ps128(b8), cmp)) & 1)           \
+                pos[count++] = (uint32_t)i;                                                    \
+        }                                                                                      \
+    } while (0)
+
+/* best_sorted for up to YAMR__TOPK_CPU_AVX2_RANK_MAX candidates of 32-bit keys, to out, by
+ * rank: each candidate as one 64-bit word (key << 32 | ~position, the sign bit flipped: signed
+ * compares order the words as unsigned ones; all differ), its rank the count of larger words,
+ * counted for 8 words at once (two vectors) per word broadcast: a compare and a subtract per 4
+ * pairs, where best_sorted's rank takes three compares and three logic operations. */
+#define YAMR__TOPK_CPU_AVX2_RANK_MAX 256
+YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE size_t avx2_best(const entry *e, size_t count,
+                                                             size_t k, entry *out)
+{
+    long long word[YAMR__TOPK_CPU_AVX2_RANK_MAX + 8];
+    long long rank[YAMR__TOPK_CPU_AVX2_RANK_MAX + 8];
+    for (size_t i = 0; i < count; ++i)
+        word[i] = (long long)((e[i].key << 32 | (uint32_t)~(uint32_t)e[i].pos) ^ (1ull << 63));
+    for (size_t i = count; i % 8; ++i) word[i] = LLONG_MIN; /* below every word: ranked last */
+    for (size_t v = 0; v < count; v += 8) {
+        const __m256i w0 = _mm256_loadu_si256((const __m256i *)(const void *)(word + v));
+        const __m256i w1 = _mm256_loadu_si256((const __m256i *)(const void *)(word + v + 4));
+        __m256i r0 = _mm256_setzero_si256(), r1 = r0;
+        for (size_t j = 0; j < count; ++j) {
+            const __m256i x = _mm256_set1_epi64x(word[j]);
+            r0 = _mm256_sub_epi64(r0, _mm256_cmpgt_epi64(x, w0));
+            r1 = _mm256_sub_epi64(r1, _mm256_cmpgt_epi64(x, w1));
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(rank + v), r0);
+        _mm256_storeu_si256((__m256i *)(void *)(rank + v + 4), r1);
+    }
+    const size_t kept = count < k ? count : k;
+    for (size_t i = 0; i < count; ++i)
+        if ((size_t)rank[i] < kept) out[rank[i]] = e[i];
+    return kept;
+}
+
+/* Row r of c (takes_avx2), written out, with L = 8 lv lanes (lv a constant: the lanes stay in
+ * registers); buf holds avx2_entries(c->cols). */
+YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE void avx2_row(const yamr__topk_call *c, size_t r,
+                                                         key_rule32 rule, entry *buf,
+                                                         const size_t lv, int sparse,
+                                                         size_t ahead_rows)
+{
+    const size_t n = c->cols, k = c->k, lanes = 8 * lv;
+    const int is_min = !c->largest, nan_ignore = c->nan_ignore;
+    const float *x = (const float *)c->in + r * c->ld;
+    const float *ahead = (const float *)c->in +
+                         (c->rows - r > ahead_rows ? r + ahead_rows : c->rows - 1) * c->ld;
+    uint32_t *pos = (uint32_t *)(void *)(buf + n);
+    /* two chains at least: one lane vector is two in the pass, then one again (element i in
+     * lane i mod 8 still) */
+    const size_t pv = lv < 2 ? 2 : lv, step = 8 * pv;
+    __m256 most[YAMR__TOPK_CPU_AVX2_LV];
+    for (size_t v = 0; v < pv; ++v) most[v] = _mm256_set1_ps(is_min ? HUGE_VALF : -HUGE_VALF);
+    size_t i = 0;
+    if (!is_min) {
+        for (; n - i >= step; i += step)
+            for (size_t v = 0; v < pv; ++v)
+                most[v] = _mm256_max_ps(_mm256_loadu_ps(x + i + 8 * v), most[v]);
+    } else {
+        for (; n - i >= step; i += step)
+            for (size_t v = 0; v < pv; ++v)
+                most[v] = _mm256_min_ps(_mm256_loadu_ps(x + i + 8 * v), most[v]);
+    }
+    if (i < n) { /* the rest, fewer than a step: lane by lane (a NaN fails both compares) */
+        float lane[8 * YAMR__TOPK_CPU_AVX2_LV];
+        for (size_t v = 0; v < pv; ++v) _mm256_storeu_ps(lane + 8 * v, most[v]);
+        for (size_t l = 0; i + l < n; ++l)
+            if (is_min ? x[i + l] < lane[l] : x[i + l] > lane[l]) lane[l] = x[i + l];
+        for (size_t v = 0; v < pv; ++v) most[v] = _mm256_loadu_ps(lane + 8 * v);
+    }
+    if (pv > lv)
+        most[0] = is_min ? _mm256_min_ps(most[0], most[1]) : _mm256_max_ps(most[0], most[1]);
+    /* fewer lanes than k (a short row): no floor, every number passes; a floor no number
+     * reaches (only NaNs do): the infinities pass too, a superset */
+    float bound = is_min ? HUGE_VALF : -HUGE_VALF;
+    if (k <= lanes && !avx2_bound(most, lv, is_min, k, &bound)) bound = -bound;
+    size_t count = 0;
+    if (!is_min) {
+        if (nan_ignore) YAMR__TOPK_CPU_AVX2_PASS(_CMP_GE_OQ);
+        else YAMR__TOPK_CPU_AVX2_PASS(_CMP_NLT_UQ);
+    } else {
+        if (nan_ignore) YAMR__TOPK_CPU_AVX2_PASS(_CMP_LE_OQ);
+        else YAMR__TOPK_CPU_AVX2_PASS(_CMP_NGT_UQ);
+    }
+    for (size_t j = 0; j < count; ++j) {
+        buf[j].key = key32(rule, x, pos[j]);
+        buf[j].pos = pos[j];
+    }
+    if (count > YAMR__TOPK_CPU_AVX2_RANK_MAX) {
+        write_row(c, r, buf, best_sorted(buf, count, k));
+    } else {
+        entry best[YAMR__TOPK_CPU_AVX2_RANK_MAX];
+        write_row(c, r, best, avx2_best(buf, count, k, best));
+    }
+}
+
+/* Rows [r0, r1) of c (takes_avx2), each written out; buf holds avx2_entries(c->cols). */
+YAMR__TOPK_CPU_TARGET_AVX2 static void rows_f32_avx2(const yamr__topk_call *c, size_t r0,
+                                                     size_t r1, entry *buf)
+{
+    const size_t n = c->cols, k = c->k;
+    const key_rule32 rule = key_rule32_for(YAMR_DTYPE_F32, 0, !c->largest, c->nan_ignore);
+    /* L = 8 lv >= 2k, where the row has 2 elements a lane */
+    size_t lv = 1;
+    while (8 * lv < 2 * k && 32 * lv <= n) lv *= 2;
+    /* about 1.25k candidates a row: few against its steps of 32 */
+    const int sparse = n >= YAMR__TOPK_CPU_AVX2_SPARSE * k;
+    const size_t ahead = (YAMR__TOPK_CPU_AHEAD + 4 * c->ld - 1) / (4 * c->ld);
+#define YAMR__TOPK_CPU_AVX2_ROWS(LV)                                                           \
+    case LV:                                                                                   \
+        for (size_t r = r0; r < r1; ++r) avx2_row(c, r, rule, buf, LV, sparse, ahead);         \
+        break
+    switch (lv) {
+        YAMR__TOPK_CPU_AVX2_ROWS(1);
+        YAMR__TOPK_CPU_AVX2_ROWS(2);
+        YAMR__TOPK_CPU_AVX2_ROWS(4);
+        YAMR__TOPK_CPU_AVX2_ROWS(8);
+        YAMR__TOPK_CPU_AVX2_ROWS(16);
+    default: YAMR__TOPK_CPU_AVX2_ROWS(32);
+    }
+#undef YAMR__TOPK_CPU_AVX2_ROWS
+}
+#endif
+
+/* Rows [r0, r1) through the instruction set's form that takes whole rows (the `wide` ones of
+ * yamr__cpu_topk: rows32_wide, rows_f32_avx2). */
+static void rows_whole(const yamr__cpu_config *cfg, const yamr__topk_call *c, size_t r0,
+                       size_t r1, entry *buf)
+{
+#if YAMR__CPU_HAVE_AVX512
+    if (cfg->isa == YAMR__CPU_ISA_AVX512) {
+        rows_wide_avx512(c, r0, r1, buf);
+        return;
+    }
+#endif
+#if YAMR__CPU_HAVE_AVX2
+    if (cfg->isa == YAMR__CPU_ISA_AVX2) rows_f32_avx2(c, r0, r1, buf);
+#endif
+    (void)cfg, (void)c, (void)r0, (void)r1, (void)buf;
+}
+
 yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c)
 {
     const size_t elem = yamr_dtype_size(c->dtype), k = c->k;
@@ -1472,13 +1775,19 @@ yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c
     const size_t threads = YAMR__PLAN_CPU_THREADS(c->plan);
     const size_t range_len = split ? (c->cols + threads - 1) / threads : c->cols;
     size_t cap = buffer_entries(range_len, k);
-    int wide = 0; /* rows32_wide takes the rows */
+    int wide = 0; /* rows_whole takes the rows */
 #if YAMR__CPU_HAVE_AVX512
     wide = cfg->isa == YAMR__CPU_ISA_AVX512 && takes_wide(c->dtype, 0, range_len, k) &&
            c->cols < (size_t)0xffffffffu;
     /* a split's ranges take buf's first k entries for their answer (range_wide_avx512) */
     if (wide && cap < k + YAMR__TOPK_CPU_WIDE_ENTRIES(k)) cap = k + YAMR__TOPK_CPU_WIDE_ENTRIES(k);
     wide = wide && !split;
+#endif
+#if YAMR__CPU_HAVE_AVX2
+    if (cfg->isa == YAMR__CPU_ISA_AVX2 && takes_avx2(c) && !split) {
+        wide = 1;
+        if (cap < avx2_entries(c->cols)) cap = avx2_entries(c->cols);
+    }
 #endif
     /* Every buffer before any work, so that a failed allocation writes nothing: one per thread,
      * and for a split the union of the ranges' lists. */
@@ -1526,11 +1835,7 @@ yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c
             for (long long b = 0; b < (wide ? blocks : 0); ++b) {
                 const size_t r0 = (size_t)b * (size_t)grab;
                 const size_t r1 = c->rows - r0 < (size_t)grab ? c->rows : r0 + (size_t)grab;
-#if YAMR__CPU_HAVE_AVX512
-                rows_wide_avx512(c, r0, r1, buf);
-#else
-                (void)r1;
-#endif
+                rows_whole(cfg, c, r0, r1, buf);
             }
 #pragma omp for schedule(dynamic, grab)
             for (long long r = 0; r < (wide ? 0 : (long long)c->rows); ++r) {
@@ -1542,9 +1847,7 @@ yamr_status yamr__cpu_topk(const yamr__cpu_config *cfg, const yamr__topk_call *c
         }
 #endif
     } else if (wide) {
-#if YAMR__CPU_HAVE_AVX512
-        rows_wide_avx512(c, 0, c->rows, all);
-#endif
+        rows_whole(cfg, c, 0, c->rows, all);
     } else {
         for (size_t r = 0; r < c->rows; ++r) {
             const void *row = (const unsigned char *)c->in + r * c->ld * elem;
