@@ -37,7 +37,7 @@
  * 16 for the baseline (SSE2, NEON); the AVX-512 copy takes the key arithmetic on 64 bytes and
  * writes the rest in intrinsics. A vector wider than the target's costs far more than its
  * pieces: GCC 12 keeps it in memory and compares it one element at a time (64-byte lanes on
- * AVX2 ran the rows argmax of 16384 x 1000 f32 at about a quarter of the read).
+ * AVX2 ran the rows argmax of 16384 x 1000 f32 at about a tenth of the read).
  */
 #define YAMR__CPU_VECTORS 1
 /* Vectors pass only between inlined functions, by pointer: no ABI to warn about. */
