@@ -1655,10 +1655,9 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE size_t avx2_best(const entry *e, siz
         _mm256_storeu_si256((__m256i *)(void *)(rank + v), r0);
         _mm256_storeu_si256((__m256i *)(void *)(rank + v + 4), r1);
     }
-    const size_t kept = count < k ? count : k;
-    for (size_t i = 0; i < count; ++i)
-        if ((size_t)rank[i] < kept) out[rank[i]] = e[i];
-    return kept;
+    /* the ranks are 0..count - 1: every candidate to its place, no branch (out holds count) */
+    for (size_t i = 0; i < count; ++i) out[rank[i]] = e[i];
+    return count < k ? count : k;
 }
 
 /* Row r of c (takes_avx2), written out, with L = 8 lv lanes (lv a constant: the lanes stay in
