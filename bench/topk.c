@@ -7,8 +7,9 @@
  *
  *   yamr-bench topk [--device D|cpu] [--threads N] [--reps R] [--warmup W] [--quick]
  *                   [--dtype T] [--data random|ascending|descending|equal|nan]
- *                   [--no-baselines] [--out DIR]
+ *                   [--shapes R:C:K,...] [--no-baselines] [--out DIR]
  *
+ * --shapes runs the given shapes (rows:cols:k, comma-separated) in place of the table below.
  * --dtype runs every case in another dtype (f32 by default; random data only, filled as
  * yamr-bench fills every dtype; the baselines take the same values).
  *
@@ -49,6 +50,23 @@ static const topk_case cases[] = {
     {128, 32000, 256},
 };
 #define CASE_COUNT (sizeof cases / sizeof cases[0])
+#define MAX_SHAPES 32
+
+/* --shapes: "rows:cols:k,..." into `out` (at most MAX_SHAPES); the count, or -1 (refused). */
+static int parse_shapes(const char *list, topk_case *out)
+{
+    int count = 0;
+    for (const char *s = list; *s;) {
+        unsigned long long r, c, k;
+        int used = 0;
+        if (count == MAX_SHAPES || sscanf(s, "%llu:%llu:%llu%n", &r, &c, &k, &used) != 3 ||
+            !r || !c || !k || k > c || (s[used] && s[used] != ','))
+            return -1;
+        out[count++] = (topk_case){(size_t)r, (size_t)c, (size_t)k};
+        s += used + (s[used] == ',');
+    }
+    return count ? count : -1;
+}
 
 enum { DATA_RANDOM, DATA_ASCENDING, DATA_DESCENDING, DATA_EQUAL, DATA_NAN, DATA_COUNT };
 static const char *const data_names[DATA_COUNT] = {"random", "ascending", "descending", "equal",
@@ -143,12 +161,13 @@ static void usage(FILE *f)
             "usage: yamr-bench topk [--device D|cpu] [--threads N] [--reps R] [--warmup W]\n"
             "                       [--quick] [--dtype T]\n"
             "                       [--data random|ascending|descending|equal|nan]\n"
-            "                       [--no-baselines] [--out DIR]\n"
+            "                       [--shapes R:C:K,...] [--no-baselines] [--out DIR]\n"
             "yamr_topk_rows (ARGMAX) against yamr's rows argmax on the same input, and\n"
             "numpy (CPU) or torch.topk (GPU) from bench/topk_baselines.py in the same run.\n"
             "  --threads N   CPU backend: at most N threads (0, default: OpenMP's count)\n"
             "  --quick       1/16 of the rows (of the columns for one-row shapes)\n"
-            "  --dtype T     f32 (default), f64, f16, bf16, i32, u32 or i64; random data only\n");
+            "  --dtype T     f32 (default), f64, f16, bf16, i32, u32 or i64; random data only\n"
+            "  --shapes L    these rows:cols:k shapes (comma-separated), not the built-in table\n");
 }
 
 int run_topk(int argc, char **argv)
@@ -159,6 +178,9 @@ int run_topk(int argc, char **argv)
     const char *dtype_names[YAMR_DTYPE_COUNT];
     for (d = 0; d < YAMR_DTYPE_COUNT; ++d) dtype_names[d] = yamr_dtype_name((yamr_dtype)d);
     const char *out_dir = NULL;
+    topk_case shape_list[MAX_SHAPES];
+    const topk_case *run_cases = cases;
+    int case_count = (int)CASE_COUNT;
     for (int i = 1; i < argc; ++i) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
@@ -183,6 +205,12 @@ int run_topk(int argc, char **argv)
             if (cli_name("topk", "--dtype", val, dtype_names, YAMR_DTYPE_COUNT, &d))
                 return CLI_USAGE;
             dtype = (yamr_dtype)d, ++i;
+        } else if (val && !strcmp(opt, "--shapes")) {
+            case_count = parse_shapes(val, shape_list);
+            if (case_count < 0)
+                return cli_refuse("topk", "--shapes takes rows:cols:k,... (k <= cols, at most %d)",
+                                  MAX_SHAPES);
+            run_cases = shape_list, ++i;
         } else if (val && !strcmp(opt, "--data")) {
             data = -1;
             for (int d = 0; d < DATA_COUNT; ++d)
@@ -226,9 +254,9 @@ int run_topk(int argc, char **argv)
            on_gpu ? "event pairs" : "host clock", reps, warmup);
     if (!on_gpu) printf("CPU threads: %s\n", threads ? "capped by --threads" : "OpenMP's count");
     printf("%-22s %-10s %12s %12s %10s\n", "case", "impl", "median us", "min us", "x argmax");
-    char shapes[1024] = "";
-    for (size_t ci = 0; ci < CASE_COUNT && !rc; ++ci) {
-        topk_case c = cases[ci];
+    char shapes[MAX_SHAPES * 64] = "";
+    for (int ci = 0; ci < case_count && !rc; ++ci) {
+        topk_case c = run_cases[ci];
         if (quick) {
             if (c.rows >= 16) c.rows /= 16;
             else if (c.cols / 16 >= c.k) c.cols /= 16;
@@ -290,7 +318,7 @@ int run_topk(int argc, char **argv)
     if (csv) fclose(csv);
     if (!rc && baselines) {
         /* Debian's numpy lives under /usr/bin/python3; elsewhere the first python3 on PATH */
-        char cmd[2048];
+        char cmd[MAX_SHAPES * 64 + 1024];
         snprintf(cmd, sizeof cmd,
                  "P=/usr/bin/python3; [ -x $P ] && $P -c 'import numpy' 2>/dev/null || P=python3; "
                  "$P '%s/bench/topk_baselines.py' --%s --shapes %s --dtype %s --data %s "
