@@ -1965,21 +1965,51 @@ __host__ __device__ constexpr size_t yamr__topk_select_smem()
            sizeof(R);
 }
 
-/* The k-th largest of the first N warps' width of a row's partial lists' ranks (`ranks`), in
- * depth-first order (every list's first, then every list's second, ...), or the bottom: any k of
- * the lists' ranks are k elements of the row (or bottoms), so it is at or below the answer's k-th.
- * k <= N * WarpSize; called by a whole warp. */
+/* The k-th largest of the first (block's warps) x N x WarpSize ranks of a row's partial lists
+ * (`ranks`) in depth-first order (every list's first, then every list's second, ...), or the
+ * bottom: any k of the lists' ranks are k elements of the row (or bottoms), so it is at or below
+ * the answer's k-th. Each warp sorts its window of N x WarpSize in registers, then the warps merge
+ * their windows pairwise keeping the best N x WarpSize (yamr__reg_merge). A warp's window alone
+ * (as before: warp 0's, a list's first rank of 128 lists at most for k 100) left the merge of
+ * 1 x 2^26 k100 about 400 candidates, and its flushes took 17 us (ncu, H100); the block's window
+ * (k 100: the first two ranks of 264 lists) holds nearly all of the row's best k. k <= N x
+ * WarpSize; called by the whole block; `scratch`: shared memory of (block's warps) x N x WarpSize
+ * ranks. */
 template <int WarpSize, int N, typename R>
-__device__ inline R yamr__topk_sample_kth(const R *ranks, const yamr__topk_args &a)
+__device__ inline R yamr__topk_sample_kth(const R *ranks, const yamr__topk_args &a, R *scratch)
 {
+    constexpr int warps = YAMR__TOPK_THREADS / WarpSize, per = N * WarpSize;
+    const int warp = (int)threadIdx.x / WarpSize, lane = (int)threadIdx.x % WarpSize;
     const long long lists = a.blocks_per_row, total = lists * a.k;
     R v[N];
 #pragma unroll
     for (int j = 0; j < N; ++j) {
-        const long long i = j * WarpSize + (int)(threadIdx.x % WarpSize);
+        const long long i = (long long)warp * per + j * WarpSize + lane;
         v[j] = i < total ? ranks[(i % lists) * a.k + i / lists] : yamr__rank_bottom<R>();
     }
-    return yamr__topk_warp_kth<WarpSize>(v, a.k);
+    yamr__topk_warp_sort<WarpSize>(v);
+#pragma unroll 1
+    for (int h = warps / 2; h >= 1; h /= 2) {
+        if (warp >= h && warp < 2 * h) {
+#pragma unroll
+            for (int j = 0; j < N; ++j) scratch[warp * per + j * WarpSize + lane] = v[j];
+        }
+        __syncthreads();
+        if (warp < h) {
+            R o[N];
+#pragma unroll
+            for (int j = 0; j < N; ++j) o[j] = scratch[(warp + h) * per + j * WarpSize + lane];
+            yamr__reg_merge<WarpSize>(v, o);
+        }
+    }
+    if (warp == 0) {
+        const R t = yamr__reg_at<WarpSize>(v, a.k - 1);
+        if (lane == 0) scratch[0] = t;
+    }
+    __syncthreads();
+    const R t = scratch[0];
+    __syncthreads(); /* scratch is free again */
+    return t;
 }
 
 /* How many ranks of a sorted list (largest first) are above x. */
@@ -2021,6 +2051,14 @@ __device__ inline void yamr__topk_rank_merge(const yamr__topk_state<R> &st, cons
     Team::sync();
 }
 
+/* yamr__topk_sort_merge: up to this many candidates, none flushed before, take their places by
+ * counting the candidates above each (the block's threads read the same word of shared memory at
+ * once) in place of the block's bitonic sort, a barrier a step. The buffer stays at most half
+ * full before each group of appends, as with yamr__topk_flush_at. */
+#define YAMR__TOPK_COUNT_PLACE 512
+static_assert(YAMR__TOPK_COUNT_PLACE <= YAMR__TOPK_THREADS * YAMR__TOPK_GROUP_N,
+              "the candidates kept and a group of appends fit the buffer");
+
 /* The merge of many lists (or long ones) into the team's list. Each list alone holds k ranks at
  * least as large as its k-th: the largest k-th is a lower bound of the answer's k-th. So is the
  * k-th of a sample (yamr__topk_sample_kth): where the lists are many (a long row, small k) or k
@@ -2043,16 +2081,18 @@ __device__ inline void yamr__topk_sort_merge(const yamr__topk_state<R> &st, cons
 #pragma unroll
     for (int d = WarpSize / 2; d > 0; d /= 2)
         threshold = yamr__rank_max(threshold, yamr__rank_shfl<WarpSize>(threshold, d, true));
-    if (a.k <= WarpSize && threadIdx.x < WarpSize)
-        threshold = yamr__rank_max(threshold, yamr__topk_sample_kth<WarpSize, 1>(ranks, a));
-    else if (a.k <= YAMR__TOPK_SEED_N * WarpSize && threadIdx.x < WarpSize)
+    if (a.k <= WarpSize)
+        threshold = yamr__rank_max(threshold,
+                                   yamr__topk_sample_kth<WarpSize, 1>(ranks, a, st.buffer));
+    else if (a.k <= YAMR__TOPK_SEED_N * WarpSize)
         threshold = yamr__rank_max(
-            threshold, yamr__topk_sample_kth<WarpSize, YAMR__TOPK_SEED_N>(ranks, a));
+            threshold, yamr__topk_sample_kth<WarpSize, YAMR__TOPK_SEED_N>(ranks, a, st.buffer));
     if (threadIdx.x % WarpSize == 0) st.buffer[threadIdx.x / WarpSize] = threshold;
     __syncthreads();
     for (int w = 0; w < Team::size / WarpSize; ++w)
         threshold = yamr__rank_max(threshold, st.buffer[w]);
     __syncthreads(); /* the buffer is the appends' again */
+    bool sorted = false; /* whether a flush has put ranks in the list */
     for (long long base = 0; base < total; base += (long long)Team::size * YAMR__TOPK_GROUP_N) {
         bool any = false;
 #pragma unroll
@@ -2065,9 +2105,28 @@ __device__ inline void yamr__topk_sort_merge(const yamr__topk_state<R> &st, cons
             yamr__topk_append<WarpSize>(st, pass, r);
         }
         if (!Team::sync_or(any)) break;
-        threshold = yamr__topk_settle<Team>(st, a.k, threshold);
+        const int count = *st.count;
+        Team::sync();
+        if (count >= yamr__topk_flush_at<Team>(st.list_size) &&
+            (sorted || count > YAMR__TOPK_COUNT_PLACE)) {
+            yamr__topk_flush<Team>(st);
+            threshold = st.list[a.k - 1];
+            sorted = true;
+        }
     }
-    if (*st.count > 0) yamr__topk_flush<Team>(st);
+    const int n = *st.count;
+    if (sorted || n > YAMR__TOPK_COUNT_PLACE) {
+        if (n > 0) yamr__topk_flush<Team>(st);
+        return;
+    }
+    /* every candidate is in the buffer: a rank's place is the count of those above it */
+    for (int i = Team::rank(); i < n; i += Team::size) {
+        const R x = st.buffer[i];
+        int place = 0;
+        for (int j = 0; j < n; ++j) place += yamr__rank_gt(st.buffer[j], x);
+        if (place < a.k) st.list[place] = x;
+    }
+    Team::sync();
 }
 
 /* A block per row merges the row's partial lists (by rank where they are few, else through the
