@@ -16,8 +16,9 @@
  *    key); the rare hits go to the buffer at once (a prefix sum of the lanes' counts), and a
  *    full buffer is sorted and merged into the list with shuffles. The threshold is the best
  *    lower bound of the answer's k-th known: the warp's own k-th, a seed from group maxima (of
- *    the warp's, or of all the block's warps' first loads), and the words the block's other
- *    warps and the row's other blocks publish. A block's warps merge their lists at the end.
+ *    a warp's whole row or, where the plan says so, its first loads; of all the block's warps'
+ *    first loads), and the words the block's other warps and the row's other blocks publish. A
+ *    block's warps merge their lists at the end.
  *  - a block's shared list (larger k): a list of a power of two >= k ranks in shared memory and
  *    a shared buffer of candidates, flushed by a bitonic sort of the whole block; k above its
  *    capacity goes in rounds of that capacity, each taking the best ranks strictly below the
@@ -899,8 +900,9 @@ __device__ inline unsigned yamr__select_hits(const uint4 (&raw)[Unroll], unsigne
  * and last 16-byte boundaries, Unroll at a time, and the few elements before and after them
  * (fewer than a vector each, so all of them fit the empty buffer of the first warp) one each,
  * first. A thread's key compare is the whole work for a load with no candidate in its warp.
- * The seed's groups hold every element where `seed_all` (a warp per row), else the first loads,
- * whose maxima the block's warps count together where `seed_counts` (seed_block).
+ * The seed's groups hold every element where `seed_all` (a warp's row whose plan is not
+ * YAMR__TOPK_SEED_FIRST: two reads of the row), else the first loads, whose maxima the block's
+ * warps count together where `seed_counts` (seed_block).
  * The flush is written out three times, and the sorts once each, since every copy of their
  * unrolled networks costs the compiler time: with a copy at each of its five call sites, sm_75's
  * ptxas took over 13 CPU minutes on this file.
@@ -1893,6 +1895,8 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
     const int warp = threadIdx.x / WarpSize, lane = threadIdx.x % WarpSize;
     R *const lists = (R *)yamr__topk_smem;
     const bool by_warp = a.lanes_per_row != 0;
+    /* a warp's row: the seed's groups hold the whole row, or its first loads (the plan's) */
+    const bool seed_all = a.floor != YAMR__TOPK_SEED_FIRST;
     /* the work items: rows a warp each, or (row, part) pairs a block each; one scan, written
      * once, for both */
     const long long start = by_warp ? (long long)blockIdx.x * warps + warp : blockIdx.x;
@@ -1913,14 +1917,16 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
             yamr__topk_elements_of<Bytes, YAMR__KEYS_EITHER, R>(a, in, row, first);
         if constexpr (yamr__topk_scan_copies(ScanCopies) == 2) {
             if (by_warp)
-                yamr__select_scan<WarpSize, Q, unroll>(sel, n, src, lane, WarpSize, true, nullptr);
+                yamr__select_scan<WarpSize, Q, unroll>(sel, n, src, lane, WarpSize, seed_all,
+                                                       nullptr);
             else
                 yamr__select_scan<WarpSize, Q, unroll>(sel, n > 0 ? n : 0, src, (int)threadIdx.x,
                                                        YAMR__TOPK_THREADS, false, seed_counts);
         } else {
             yamr__select_scan<WarpSize, Q, unroll>(
                 sel, n > 0 ? n : 0, src, by_warp ? lane : (int)threadIdx.x,
-                by_warp ? WarpSize : YAMR__TOPK_THREADS, by_warp, by_warp ? nullptr : seed_counts);
+                by_warp ? WarpSize : YAMR__TOPK_THREADS, by_warp && seed_all,
+                by_warp ? nullptr : seed_counts);
         }
         if (!by_warp) { /* the block's warps merge their lists pairwise */
 #pragma unroll 1

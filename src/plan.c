@@ -363,8 +363,12 @@ static void topk_explain(const yamr_context *ctx, const yamr_plan *p, char *why,
                                "%d elements a lane)",
                      (unsigned)YAMR__PLAN_LANES_PER_ROW(p), row->topk.lane_k, row->count);
         else if (p->kernel == YAMR_KERNEL_LANES_PER_ROW)
-            snprintf(why, cap, "a warp per row (rows of at most %d bytes); %s",
-                     row->topk.warp_bytes, lists);
+            snprintf(why, cap, "a warp per row (rows of at most %d bytes), seeded from %s; %s",
+                     row->topk.warp_bytes,
+                     YAMR__PLAN_TOPK_FLOOR(p) == YAMR__TOPK_SEED_FIRST
+                         ? "its lanes' first loads (one read of the row)"
+                         : "the whole row's group maxima (the row read twice)",
+                     lists);
         else
             snprintf(why, cap, "a block per row; %s", lists);
     }

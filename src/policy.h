@@ -147,12 +147,15 @@ typedef struct {
                                   times k elements or more (shorter: the scan is short anyway) */
     int floor_own_blocks;      /* TOPK_LIST: rows split over at most this many blocks count each
                                   block's own part (in the L2), more count the whole row first */
+    int seed_first_bytes;      /* TOPK_SELECT: a warp's row of at least this many bytes a slot
+                                  seeds from its lanes' first loads (one read of the row), a
+                                  shorter one from the whole row (two); 0: always the whole row */
 } yamr__topk_tuning;
 #define YAMR__TOPK(slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k,         \
-                   split_blocks, floor_ratio, floor_own_blocks)                                \
+                   split_blocks, floor_ratio, floor_own_blocks, seed_first_bytes)              \
     {slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k, split_blocks,         \
-     floor_ratio, floor_own_blocks}
-#define YAMR__NO_TOPK YAMR__TOPK(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+     floor_ratio, floor_own_blocks, seed_first_bytes}
+#define YAMR__NO_TOPK YAMR__TOPK(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 typedef struct {
     const char *name;
@@ -208,18 +211,18 @@ typedef struct {
  * their own sorting networks, not a block algorithm. */
 #define YAMR__ROW_TOPK_SELECT(X, id, fam, esize, threads, vectors, slots, mb, mb_most, copies,  \
                               warp_bytes, lane_k, lane_count, split_min, split_per_k,          \
-                              split_blocks, why)                                               \
+                              split_blocks, seed_first_bytes, why)                             \
     X(id, fam, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_SELECT, YAMR_VARIANT_WARP_SHUFFLE,      \
       threads, vectors, 0, 0, 0, lane_count, 0, mb, 0, 0, YAMR__INDEX_RANK, YAMR__MERGE_TOPK,   \
       YAMR__DONE_STREAM,                                                                       \
       YAMR__TOPK(slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k,           \
-                 split_blocks, 0, 0),                                                          \
+                 split_blocks, 0, 0, seed_first_bytes),                                        \
       why)
 #define YAMR__ROW_TOPK_LIST(X, id, fam, esize, threads, count, mb, split_min, split_per_k,      \
                             floor_ratio, floor_own_blocks, why)                                \
     X(id, fam, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST, YAMR_VARIANT_WARP_SHUFFLE, threads, \
       0, 0, 0, 0, count, 0, mb, 0, 0, YAMR__INDEX_RANK, YAMR__MERGE_TOPK, YAMR__DONE_STREAM,    \
-      YAMR__TOPK(0, 0, 0, 0, 0, split_min, split_per_k, mb, floor_ratio, floor_own_blocks),    \
+      YAMR__TOPK(0, 0, 0, 0, 0, split_min, split_per_k, mb, floor_ratio, floor_own_blocks, 0), \
       why)
 
 /* The reasons the AMD rows share (each row adds its own fact). */
@@ -238,7 +241,7 @@ typedef struct {
  * block-team vectors, bound. TOPK_SELECT: element size (0: any), threads, vectors, most slots,
  * bounds (fewer slots, the most), scan copies, warp rows' bytes, lane rows' k (at most) and
  * elements a lane, split block's elements (at least, per k), a split's blocks an SM (fewer
- * slots). TOPK_LIST: element size, threads, positions a thread loads at once, bound (also a
+ * slots), a warp row's bytes a slot from which it seeds from its first loads. TOPK_LIST: element size, threads, positions a thread loads at once, bound (also a
  * split's blocks an SM), split block's elements (at least, per k), the floor's (a row's elements
  * per k at least, most blocks a row that count their own parts).
  */
@@ -288,11 +291,12 @@ typedef struct {
                        "groups of 8: 4 would hold 64 registers of elements a lane (bfd0bba); " \
                        "bound 4 (b12442d)")                                                    \
     YAMR__ROW_TOPK_SELECT(X, nv_topk_select_e8, YAMR__NV, 8, 256, 4, 4, 3, 2, 2, 32768, 8, 32, \
-                          8192, 32, 3,                                                         \
+                          8192, 32, 3, 0,                                                      \
                           "as nv_topk_select, but bound 3: at 4 a split row ran 5-15% slower " \
-                          "(H200: 64 x 128256 k50, 1 x 2^26 k1); rows to 4096 a warp")       \
+                          "(H200: 64 x 128256 k50, 1 x 2^26 k1); rows to 4096 a warp, seeded " \
+                          "from the whole row (the first loads' seed not measured here)")     \
     YAMR__ROW_TOPK_SELECT(X, nv_topk_select, YAMR__NV, 0, 256, 4, 4, 4, 2, 2, 16384, 16, 32,   \
-                          8192, 32, 3,                                                         \
+                          8192, 32, 3, 8192,                                                   \
                           "4 slots (k <= 128): 8 took 183 us on 128 x 32000 k256, the shared " \
                           "list 124 (818be90); bounds 4 and 2: 64 and 128 registers (4, not "  \
                           "3: rows a warp or a block 2-25% faster, H200: 4096 x 4096 k8 62.7 " \
@@ -304,7 +308,10 @@ typedef struct {
                           "lanes took 36.4 and k lanes of 32 elements, f32 spilling at bound " \
                           "4, 42.4; then 20.2, the lane lists 34.3), up to 32 elements a lane "\
                           "and k 16 (16384 x 1000 k10 50.1 -> 33.0 us; its instance at bound " \
-                          "3: 33.9)")                                                          \
+                          "3: 33.9); warp rows of 8 KiB a slot seed from their first loads "   \
+                          "(H100: 4096 x 4096 k8 55.6 -> 33.8 us, k64 67.1 -> 58.0, 16384 x "  \
+                          "2048 k32 99.4 -> 84.9; slower at 4 KiB a slot: bf16 4096 x 4096 "   \
+                          "k64 44.0 -> 52.4, f32 k128 105.1 -> 114.8)")                        \
     YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 8, 4, 8192, 32, 4, 8,               \
                         "8 positions a thread at once (16: 2-7% slower on 2- and 4-byte "      \
                         "elements, H100: 1 x 2^24 k300 131.8 -> 122.8 us), bound 4: set with " \
@@ -341,7 +348,7 @@ typedef struct {
     YAMR__ROW_SEGMENTS(X, cdna_segments_e8, YAMR__CDNA, 8, 256, 8, 16, 16, 4, 4,               \
                        "derived, not measured: 8 groups of 8 a wave of 64; bound 4")           \
     YAMR__ROW_TOPK_SELECT(X, cdna_topk_select, YAMR__CDNA, 0, 256, 4, 4, 3, 2, 1, 16384, 16, 32, \
-                          8192, 32, 3,                                                         \
+                          8192, 32, 3, 8192,                                                   \
                           "derived, not measured: nv_topk_select's values, bound 3 (as "      \
                           "nv_topk_select_e8), k up to 256 in "                                \
                           "64-lane waves; " YAMR__AMD_BOUND "; one scan copy for the "         \
@@ -380,7 +387,7 @@ typedef struct {
     YAMR__ROW_SEGMENTS(X, rdna_segments_e8, YAMR__RDNA, 8, 256, 8, 16, 16, 4, 4,               \
                        "derived, not measured: 4 groups of 8 a wave of 32, as an NVIDIA warp") \
     YAMR__ROW_TOPK_SELECT(X, rdna_topk_select, YAMR__RDNA, 0, 256, 4, 4, 3, 2, 1, 16384, 16, 32, \
-                          8192, 32, 3,                                                         \
+                          8192, 32, 3, 8192,                                                   \
                           "derived, not measured: nv_topk_select's values, bound 3 (as "      \
                           "nv_topk_select_e8), 32-lane waves as "                              \
                           "an NVIDIA warp; one scan copy for the compiler's time (3f068b8)")   \

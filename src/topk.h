@@ -52,15 +52,17 @@ yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *call, char *er
 /* Grid cap: the kernels stride over their rows. */
 #define YAMR__TOPK_MAX_GRID ((size_t)1 << 20)
 
-/* How the shared-list kernel bounds its scan from below (hip_kernels/topk.hpp, the floor): the
- * plan's YAMR__PLAN_TOPK_FLOOR (NONE, OWN or ROW); COUNT1 and COUNT2 are the launches that count
- * a whole row's keys before a ROW scan. */
+/* How a top-k kernel bounds its scan from below, the plan's YAMR__PLAN_TOPK_FLOOR: the shared-list
+ * kernel's floor (hip_kernels/topk.hpp: NONE, OWN or ROW; COUNT1 and COUNT2 are the launches that
+ * count a whole row's keys before a ROW scan), or the select kernel's seed for a warp's row (NONE:
+ * from the whole row's group maxima; SEED_FIRST: from each lane's first loads). */
 typedef enum {
     YAMR__TOPK_FLOOR_NONE,   /* the scan's threshold starts at the seed */
     YAMR__TOPK_FLOOR_OWN,    /* each block counts its own part first, in the same launch */
     YAMR__TOPK_FLOOR_COUNT1, /* each block adds its part's level-1 counts to its row's; no scan */
     YAMR__TOPK_FLOOR_COUNT2, /* each block adds its part's level-2 counts to its row's; no scan */
-    YAMR__TOPK_FLOOR_ROW     /* each block takes the floor from its row's counts */
+    YAMR__TOPK_FLOOR_ROW,    /* each block takes the floor from its row's counts */
+    YAMR__TOPK_SEED_FIRST    /* a warp's row: the seed from its lanes' first loads, one read */
 } yamr__topk_floor_mode;
 /* Positions of a row sampled for the guess of the bin to refine (whole rows' counts); shorter
  * rows count each block's own part. */

@@ -104,5 +104,12 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
         grid = rows * bpr;
     }
     YAMR__PLAN_TOPK_FLOOR(plan) = floor_mode(row, slots, cols, k, (size_t)plan->blocks_per_row);
+    /* a warp's row (the warp select) seeds from its first loads where it is long for its slots:
+     * the whole row's seed reads it twice, from memory where the rows resident at once outgrow
+     * the L2; its first loads' seed flushes more candidates, in sorts of the slots' length */
+    if (plan->kernel == YAMR_KERNEL_LANES_PER_ROW && YAMR__PLAN_TOPK_SLOTS(plan) &&
+        row->topk.seed_first_bytes &&
+        cols * elem_size >= (size_t)row->topk.seed_first_bytes * YAMR__PLAN_TOPK_SLOTS(plan))
+        YAMR__PLAN_TOPK_FLOOR(plan) = YAMR__TOPK_SEED_FIRST;
     plan->grid_blocks = (unsigned)(grid < YAMR__TOPK_MAX_GRID ? grid : YAMR__TOPK_MAX_GRID);
 }

@@ -395,7 +395,7 @@ static void expect_plan_row(yamr_context *ctx, yamr_call call, yamr_dtype dtype,
 /* A top-k plan on ctx names the row the table has for its family, element size and the kernel
  * k needs (warp select where the select slots hold k and the ranks are one word, else the shared
  * list), with its threads and, for the shared list, the floor `floor` (a yamr__topk_floor_mode;
- * the select kernel takes none), and its description says so. */
+ * for the select kernel none, or SEED_FIRST: its warp rows' seed), and its description says so. */
 static void expect_topk_row(yamr_context *ctx, yamr_dtype dtype, size_t rows, size_t cols,
                             size_t k, unsigned floor)
 {
@@ -423,7 +423,9 @@ static void expect_topk_row(yamr_context *ctx, yamr_dtype dtype, size_t rows, si
          plan.kernel != YAMR_KERNEL_LANES_PER_ROW))
         failf("%s: row %s: %d threads, the plan %d; slots %u", ctx->info.arch, row->name,
               row->threads, plan.block_threads, (unsigned)YAMR__PLAN_TOPK_SLOTS(&plan));
-    if (shape == YAMR__SHAPE_TOPK_SELECT) floor = YAMR__TOPK_FLOOR_NONE;
+    /* a select plan has no floor: none, or its warp rows' seed (the caller's SEED_FIRST) */
+    if (shape == YAMR__SHAPE_TOPK_SELECT && floor != YAMR__TOPK_SEED_FIRST)
+        floor = YAMR__TOPK_FLOOR_NONE;
     if (YAMR__PLAN_TOPK_FLOOR(&plan) != floor || (plan.index_bits != (wide_narrow ? 64 : 32) &&
                                                       yamr_dtype_size(dtype) <= 4))
         failf("%s: top-k %s, %zu x %zu, k %zu: floor %u (want %u), %d-bit indices",
@@ -516,6 +518,11 @@ void test_policy_table(void **state)
         expect_topk_row(&ctx, YAMR_DTYPE_F16, 16, 5000, 300, YAMR__TOPK_FLOOR_OWN);
         expect_topk_row(&ctx, YAMR_DTYPE_F32, 2, 1000, 300, YAMR__TOPK_FLOOR_NONE);
         expect_topk_row(&ctx, YAMR_DTYPE_U32, 1, ((size_t)1 << 32) + 5, 8, YAMR__TOPK_FLOOR_ROW);
+        /* a warp's row seeds from its first loads where it holds seed_first_bytes a slot (16 KiB
+         * for k 64 on 32-lane warps, 8 KiB on 64-lane waves), else from the whole row */
+        expect_topk_row(&ctx, YAMR_DTYPE_F32, 4096, 4096, 64, YAMR__TOPK_SEED_FIRST);
+        expect_topk_row(&ctx, YAMR_DTYPE_F32, 300, 2000, 100, YAMR__TOPK_FLOOR_NONE);
+        expect_topk_row(&ctx, YAMR_DTYPE_BF16, 300, 4000, 8, YAMR__TOPK_FLOOR_NONE);
         /* lane rows (32 elements a lane, 2k lanes at least where the row has 2k vectors, k up
          * to 16, at most a warp's lanes), else the warp select, a warp per row */
         const unsigned w = (unsigned)ctx.info.warp_size;

@@ -229,6 +229,9 @@ static const shape shapes[] = {
     {1, 1, 1, 0},      {3, 2, 2, 0},       {2, 31, 33, 1},     {4, 32, 32, 0},
     {3, 33, 40, 0},    {2, 255, 255, 0},   {2, 257, 261, 3},   {5, 1000, 1003, 1},
     {64, 128, 128, 0}, {400, 100, 100, 0}, {1, 4099, 4099, 0}, {2, 70001, 70001, 0},
+    /* a GPU warp's row seeded from its first loads (k <= 64 for 4 bytes), and from the whole
+     * row (k 100; 2-byte elements) */
+    {3, 4000, 4003, 2},
     /* a GPU block per row for 2-byte elements too (4099 of them take a warp: 16 KiB a warp) */
     {2, 12000, 12000, 0},
     /* rows of several chunks of the CPU's AVX-512 pass (cpu_topk.c), not split */
