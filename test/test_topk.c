@@ -617,6 +617,59 @@ static void test_topk_floor(void **state)
     end_test("topk_floor");
 }
 
+/* ---- f32 rows of every k up to 128 (the CPU's AVX2 rows, cpu_topk.c) ----
+ *
+ * Every k from 1 to 128 on rows of 128, 1000 and 4096 f32, so that the candidates of a row
+ * (about 1.25k) come in every count modulo 32 (the rank takes 32 at a time): distinct values
+ * (the rank of 32-bit keys), distinct values with one NaN, +-inf, +-FLT_MAX, -0.0, a subnormal
+ * and a tie planted at random positions, and the patterns with ties, NaN and +-0.0 (the rank
+ * of 64-bit words), both NaN policies. */
+static void test_topk_f32_every_k(void **state)
+{
+    (void)state;
+    const shape f32_shapes[] = {{6, 128, 128, 0}, {4, 1000, 1001, 1}, {3, 4096, 4096, 0}};
+    const uint32_t planted[] = {0x7fc00000u, 0x7f800000u, 0xff800000u, 0x7f7fffffu,
+                                0xff7fffffu, 0x80000000u, 0x00000001u};
+    size_t ks[128];
+    for (size_t k = 1; k <= 128; ++k) ks[k - 1] = k;
+    uint64_t rng = test_seed();
+    /* a pattern, and how many of the planted values (with a tie past them) */
+    const struct {
+        int mode;
+        size_t specials;
+        int tie;
+    } datas[] = {{MODE_WIDE, 0, 0},     {MODE_WIDE, 7, 0},       {MODE_WIDE, 7, 1},
+                 {PATTERN_MIXED, 0, 0}, {PATTERN_FEW_NAN, 0, 0}, {PATTERN_SIGNED_ZEROS, 0, 0}};
+    for (size_t si = 0; si < sizeof f32_shapes / sizeof f32_shapes[0]; ++si) {
+        const shape *s = &f32_shapes[si];
+        const size_t n = shape_elems(s);
+        for (size_t di = 0; di < sizeof datas / sizeof datas[0]; ++di) {
+            memset(host_in, 0, n * 4);
+            for (size_t r = 0; r < s->rows; ++r) {
+                unsigned char *row = host_in + (s->skew + r * s->ld) * 4;
+                fill_row(datas[di].mode, YAMR_DTYPE_F32, row, s->cols, &rng);
+                for (size_t j = 0; j < datas[di].specials; ++j)
+                    store_bits(YAMR_DTYPE_F32, row, rng_next(&rng) % s->cols, planted[j]);
+                if (datas[di].tie) {
+                    const size_t from = rng_next(&rng) % s->cols, to = rng_next(&rng) % s->cols;
+                    store_bits(YAMR_DTYPE_F32, row, to, load_bits(YAMR_DTYPE_F32, row, from));
+                }
+            }
+            assert_int_equal(yamr_copy_to_device(ctx, ctx_in, host_in, n * 4), YAMR_SUCCESS);
+            for (int p = 0; p <= YAMR_NAN_IGNORE; ++p) {
+                assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)p), YAMR_SUCCESS);
+                char what[200];
+                snprintf(what, sizeof what, "f32 every k %zux%zu ld %zu %s specials %zu tie %d nan=%s",
+                         s->rows, s->cols, s->ld, mode_name(datas[di].mode), datas[di].specials,
+                         datas[di].tie, p ? "ignore" : "propagate");
+                check_shape_ks(s, YAMR_DTYPE_F32, (yamr_nan_policy)p, what, ks, 128);
+            }
+        }
+    }
+    assert_int_equal(yamr_set_nan_policy(ctx, YAMR_NAN_PROPAGATE), YAMR_SUCCESS);
+    end_test("topk_f32_every_k");
+}
+
 /* ---- Bad arguments: each refused with its status, nothing written ---- */
 
 typedef struct {
@@ -864,6 +917,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_topk_matches_reference),
         cmocka_unit_test(test_topk_floor),
         cmocka_unit_test(test_topk_every_isa),
+        cmocka_unit_test(test_topk_f32_every_k),
     };
     return cmocka_run_group_tests_name("topk (cpu)", cpu_tests, setup, teardown);
 }

@@ -1485,7 +1485,12 @@ static void write_row(const yamr__topk_call *c, size_t r, const entry *buf, size
 #define YAMR__TOPK_CPU_AVX2_MAX 16384
 #define YAMR__TOPK_CPU_AVX2_K 128
 /* Rows of at least this many times k elements test 32 elements before appending them. */
-#define YAMR__TOPK_CPU_AVX2_SPARSE 64
+#define YAMR__TOPK_CPU_AVX2_SPARSE 128
+/* Rows of at least this many times k elements (under one candidate a step of 32) take the
+ * positions of a step's candidates from its mask, YAMR__TOPK_CPU_AVX2_PICKS without a branch,
+ * then a loop for the rest (rare). */
+#define YAMR__TOPK_CPU_AVX2_FEW 32
+#define YAMR__TOPK_CPU_AVX2_PICKS 2
 /* The most lane vectors (L = 8 LV >= 2k). */
 #define YAMR__TOPK_CPU_AVX2_LV (2 * YAMR__TOPK_CPU_AVX2_K / 8)
 #define YAMR__TOPK_CPU_TARGET_AVX2 __attribute__((target("avx2,popcnt")))
@@ -1610,6 +1615,16 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE size_t avx2_append(unsigned pass, __
                 pass[v] = (unsigned)_mm256_movemask_ps(                                        \
                     _mm256_cmp_ps(_mm256_loadu_ps(x + i + 8 * v), b8, cmp));                   \
             if (sparse && !(pass[0] | pass[1] | pass[2] | pass[3])) continue;                  \
+            if (few) {                                                                         \
+                uint32_t m = pass[0] | pass[1] << 8 | pass[2] << 16 | pass[3] << 24;           \
+                for (int t = 0; t < YAMR__TOPK_CPU_AVX2_PICKS; ++t) {                          \
+                    pos[count] = (uint32_t)i + (uint32_t)__builtin_ctzll(m | 1ull << 32);      \
+                    count += m != 0;                                                           \
+                    m &= m - 1;                                                                \
+                }                                                                              \
+                for (; m; m &= m - 1) pos[count++] = (uint32_t)i + (uint32_t)__builtin_ctz(m); \
+                continue;                                                                      \
+            }                                                                                  \
             __m256i at = _mm256_add_epi32(iota, _mm256_set1_epi32((int)i));                    \
             for (int v = 0; v < 4; ++v) {                                                      \
                 count = avx2_append(pass[v], at, pos, count);                                  \
@@ -1660,12 +1675,78 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE size_t avx2_best(const entry *e, siz
     return count < k ? count : k;
 }
 
+/* The ranks of g <= 4 vectors of signed keys `key + v` among key[0, count): how many keys are
+ * larger, a compare and a subtract per 8 pairs (the g vectors and their counts in registers,
+ * 8 of 16). */
+YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE void avx2_rank32_group(const int32_t *key,
+                                                                  size_t count, size_t v,
+                                                                  int32_t *rank, const int g)
+{
+    __m256i mine[4], above[4];
+    for (int j = 0; j < g; ++j) {
+        mine[j] = _mm256_loadu_si256((const __m256i *)(const void *)(key + v + 8 * j));
+        above[j] = _mm256_setzero_si256();
+    }
+    for (size_t i = 0; i < count; ++i) {
+        const __m256i other = _mm256_set1_epi32(key[i]);
+        for (int j = 0; j < g; ++j)
+            above[j] = _mm256_sub_epi32(above[j], _mm256_cmpgt_epi32(other, mine[j]));
+    }
+    for (int j = 0; j < g; ++j)
+        _mm256_storeu_si256((__m256i *)(void *)(rank + v + 8 * j), above[j]);
+}
+
+/* The candidates' positions pos[0, count) (ascending; pos holds 8 more slots) in the output
+ * order, to order[0, count), by rank over 32-bit keys: each candidate's key (yamr_keys.h's,
+ * the sign bit flipped for signed compares), its rank the count of larger keys, for 32
+ * candidates at once per key broadcast, half the work of the 64-bit words of avx2_best. Ties
+ * need the position, which a 32-bit key has no room for: where two keys are equal the ranks
+ * are not a permutation (their sum falls short of count (count - 1) / 2), and it returns 0 for
+ * avx2_best (rare in data of many values: the equal keys must both pass the bound). */
+YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE int avx2_rank32(const float *x, uint32_t *pos,
+                                                           size_t count, int is_min,
+                                                           uint32_t *order)
+{
+    int32_t key[YAMR__TOPK_CPU_AVX2_RANK_MAX + 32], rank[YAMR__TOPK_CPU_AVX2_RANK_MAX + 32];
+    const __m256i magnitude = _mm256_set1_epi32(0x7fffffff);
+    const __m256i nan_above = _mm256_set1_epi32(0x7f800000);
+    const __m256i flip = _mm256_set1_epi32(is_min ? -1 : 0);
+    /* the keys; past count, position 0's (their ranks are not read) */
+    _mm256_storeu_si256((__m256i *)(void *)(pos + count), _mm256_setzero_si256());
+    for (size_t v = 0; v < count; v += 8) {
+        const __m256i at = _mm256_loadu_si256((const __m256i *)(const void *)(pos + v));
+        const __m256i bits = _mm256_castps_si256(_mm256_i32gather_ps(x, at, 4));
+        const __m256i mag = _mm256_and_si256(bits, magnitude);
+        /* -0.0 as +0.0; a negative's magnitude bits complemented; MIN: all complemented */
+        const __m256i b = _mm256_andnot_si256(_mm256_cmpeq_epi32(mag, _mm256_setzero_si256()),
+                                              bits);
+        __m256i k32 = _mm256_xor_si256(
+            _mm256_xor_si256(b, _mm256_and_si256(_mm256_srai_epi32(b, 31), magnitude)), flip);
+        /* a NaN (only YAMR_NAN_PROPAGATE's pass the bound) is the top key */
+        k32 = _mm256_blendv_epi8(k32, magnitude, _mm256_cmpgt_epi32(mag, nan_above));
+        _mm256_storeu_si256((__m256i *)(void *)(key + v), k32);
+    }
+    for (size_t v = 0; v < count; v += 32) {
+        switch ((count - v + 7) / 8) {
+        case 1: avx2_rank32_group(key, count, v, rank, 1); break;
+        case 2: avx2_rank32_group(key, count, v, rank, 2); break;
+        case 3: avx2_rank32_group(key, count, v, rank, 3); break;
+        default: avx2_rank32_group(key, count, v, rank, 4); break;
+        }
+    }
+    uint32_t sum = 0;
+    for (size_t i = 0; i < count; ++i) sum += (uint32_t)rank[i];
+    if (sum != (uint32_t)(count * (count - 1) / 2)) return 0;
+    for (size_t i = 0; i < count; ++i) order[rank[i]] = pos[i];
+    return 1;
+}
+
 /* Row r of c (takes_avx2), written out, with L = 8 lv lanes (lv a constant: the lanes stay in
  * registers); buf holds avx2_entries(c->cols). */
 YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE void avx2_row(const yamr__topk_call *c, size_t r,
                                                          key_rule32 rule, entry *buf,
                                                          const size_t lv, int sparse,
-                                                         size_t ahead_rows)
+                                                         int few, size_t ahead_rows)
 {
     const size_t n = c->cols, k = c->k, lanes = 8 * lv;
     const int is_min = !c->largest, nan_ignore = c->nan_ignore;
@@ -1709,6 +1790,23 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE void avx2_row(const yamr__topk_call 
         if (nan_ignore) YAMR__TOPK_CPU_AVX2_PASS(_CMP_LE_OQ);
         else YAMR__TOPK_CPU_AVX2_PASS(_CMP_NGT_UQ);
     }
+    if (count <= YAMR__TOPK_CPU_AVX2_RANK_MAX) {
+        uint32_t order[YAMR__TOPK_CPU_AVX2_RANK_MAX];
+        if (avx2_rank32(x, pos, count, is_min, order)) {
+            const size_t got = count < k ? count : k;
+            float *values = (float *)c->values + r * k;
+            int64_t *indices = c->indices ? c->indices + r * k : NULL;
+            for (size_t j = 0; j < got; ++j) values[j] = x[order[j]];
+            if (indices)
+                for (size_t j = 0; j < got; ++j) indices[j] = (int64_t)order[j];
+            const uint32_t empty = (uint32_t)yamr__empty_value_bits(YAMR_DTYPE_F32);
+            for (size_t j = got; j < k; ++j) { /* fewer numbers than k (NaNs skipped) */
+                memcpy(values + j, &empty, 4);
+                if (indices) indices[j] = -1;
+            }
+            return;
+        }
+    }
     for (size_t j = 0; j < count; ++j) {
         buf[j].key = key32(rule, x, pos[j]);
         buf[j].pos = pos[j];
@@ -1732,10 +1830,11 @@ YAMR__TOPK_CPU_TARGET_AVX2 static void rows_f32_avx2(const yamr__topk_call *c, s
     while (8 * lv < 2 * k && 32 * lv <= n) lv *= 2;
     /* about 1.25k candidates a row: few against its steps of 32 */
     const int sparse = n >= YAMR__TOPK_CPU_AVX2_SPARSE * k;
+    const int few = n >= YAMR__TOPK_CPU_AVX2_FEW * k;
     const size_t ahead = (YAMR__TOPK_CPU_AHEAD + 4 * c->ld - 1) / (4 * c->ld);
 #define YAMR__TOPK_CPU_AVX2_ROWS(LV)                                                           \
     case LV:                                                                                   \
-        for (size_t r = r0; r < r1; ++r) avx2_row(c, r, rule, buf, LV, sparse, ahead);         \
+        for (size_t r = r0; r < r1; ++r) avx2_row(c, r, rule, buf, LV, sparse, few, ahead);    \
         break
     switch (lv) {
         YAMR__TOPK_CPU_AVX2_ROWS(1);
