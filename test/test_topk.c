@@ -619,15 +619,17 @@ static void test_topk_floor(void **state)
 
 /* ---- f32 rows of every k up to 128 (the CPU's AVX2 rows, cpu_topk.c) ----
  *
- * Every k from 1 to 128 on rows of 128, 1000 and 4096 f32, so that the candidates of a row
- * (about 1.25k) come in every count modulo 32 (the rank takes 32 at a time): distinct values
+ * Every k from 1 to 128 on rows of 37, 100, 128, 1000 and 4096 f32, so that the candidates of
+ * a row (about 1.25k) come in every count modulo 32 (the rank takes 32 at a time), and short
+ * rows with a partial vector take k <= 4 (8 candidates at most in one vector): distinct values
  * (the rank of 32-bit keys), distinct values with one NaN, +-inf, +-FLT_MAX, -0.0, a subnormal
  * and a tie planted at random positions, and the patterns with ties, NaN and +-0.0 (the rank
  * of 64-bit words), both NaN policies. */
 static void test_topk_f32_every_k(void **state)
 {
     (void)state;
-    const shape f32_shapes[] = {{6, 128, 128, 0}, {4, 1000, 1001, 1}, {3, 4096, 4096, 0}};
+    const shape f32_shapes[] = {{6, 128, 128, 0},   {5, 100, 103, 1},    {4, 37, 37, 0},
+                                {4, 1000, 1001, 1}, {3, 4096, 4096, 0}};
     const uint32_t planted[] = {0x7fc00000u, 0x7f800000u, 0xff800000u, 0x7f7fffffu,
                                 0xff7fffffu, 0x80000000u, 0x00000001u};
     size_t ks[128];
@@ -659,9 +661,9 @@ static void test_topk_f32_every_k(void **state)
             for (int p = 0; p <= YAMR_NAN_IGNORE; ++p) {
                 assert_int_equal(yamr_set_nan_policy(ctx, (yamr_nan_policy)p), YAMR_SUCCESS);
                 char what[200];
-                snprintf(what, sizeof what, "f32 every k %zux%zu ld %zu %s specials %zu tie %d nan=%s",
+                snprintf(what, sizeof what, "f32 every k %zux%zu ld %zu %s specials %zu%s nan=%s",
                          s->rows, s->cols, s->ld, mode_name(datas[di].mode), datas[di].specials,
-                         datas[di].tie, p ? "ignore" : "propagate");
+                         datas[di].tie ? " tie" : "", p ? "ignore" : "propagate");
                 check_shape_ks(s, YAMR_DTYPE_F32, (yamr_nan_policy)p, what, ks, 128);
             }
         }

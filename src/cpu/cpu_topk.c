@@ -1477,9 +1477,12 @@ static void write_row(const yamr__topk_call *c, size_t r, const entry *buf, size
  *     that large. At L = 2k about k + k/4 elements of a random row reach it (avx2_bound);
  *  2. every element at or above the bound (under YAMR_NAN_PROPAGATE the unordered compare also
  *     takes every NaN) appends its position, without a branch: per half vector, a table of the
- *     set lanes' order and a permute (AVX2 has no compress); a sparse row (at least
- *     YAMR__TOPK_CPU_AVX2_SPARSE k elements) appends only the steps of 32 that hold one;
- *  3. the candidates' keys, then their k best in order (avx2_best: a rank of 64-bit words).
+ *     set lanes' order and a permute (AVX2 has no compress); a row of fewer candidates (at
+ *     least YAMR__TOPK_CPU_AVX2_FEW k elements) picks them from a step's mask, and a sparse one
+ *     (YAMR__TOPK_CPU_AVX2_SPARSE k) skips the steps of 32 that hold none;
+ *  3. the candidates' keys, then their k best in order (avx2_rank32: a rank of 32-bit keys;
+ *     where two keys tie, avx2_best: a rank of 64-bit words with the positions).
+ * Short rows of k <= 4 take pass 2 and the order in a form of fixed steps (avx2_tiny_row).
  * Every candidate is kept, so the buffers hold a whole row (an all-equal row passes entirely).
  */
 #define YAMR__TOPK_CPU_AVX2_MAX 16384
@@ -1675,6 +1678,23 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE size_t avx2_best(const entry *e, siz
     return count < k ? count : k;
 }
 
+/* The keys of f32 elements x[at] (yamr_keys.h's key, the sign bit flipped: signed compares
+ * order them), a NaN's the top one (only YAMR_NAN_PROPAGATE's pass a bound). */
+YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE __m256i avx2_keys32(const float *x, __m256i at,
+                                                               int is_min)
+{
+    const __m256i magnitude = _mm256_set1_epi32(0x7fffffff);
+    const __m256i bits = _mm256_castps_si256(_mm256_i32gather_ps(x, at, 4));
+    const __m256i mag = _mm256_and_si256(bits, magnitude);
+    /* -0.0 as +0.0; a negative's magnitude bits complemented; MIN: all complemented */
+    const __m256i b = _mm256_andnot_si256(_mm256_cmpeq_epi32(mag, _mm256_setzero_si256()), bits);
+    const __m256i k32 =
+        _mm256_xor_si256(_mm256_xor_si256(b, _mm256_and_si256(_mm256_srai_epi32(b, 31), magnitude)),
+                         _mm256_set1_epi32(is_min ? -1 : 0));
+    return _mm256_blendv_epi8(k32, magnitude,
+                              _mm256_cmpgt_epi32(mag, _mm256_set1_epi32(0x7f800000)));
+}
+
 /* The ranks of g <= 4 vectors of signed keys `key + v` among key[0, count): how many keys are
  * larger, a compare and a subtract per 8 pairs (the g vectors and their counts in registers,
  * 8 of 16). */
@@ -1708,23 +1728,11 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE int avx2_rank32(const float *x, uint
                                                            uint32_t *order)
 {
     int32_t key[YAMR__TOPK_CPU_AVX2_RANK_MAX + 32], rank[YAMR__TOPK_CPU_AVX2_RANK_MAX + 32];
-    const __m256i magnitude = _mm256_set1_epi32(0x7fffffff);
-    const __m256i nan_above = _mm256_set1_epi32(0x7f800000);
-    const __m256i flip = _mm256_set1_epi32(is_min ? -1 : 0);
     /* the keys; past count, position 0's (their ranks are not read) */
     _mm256_storeu_si256((__m256i *)(void *)(pos + count), _mm256_setzero_si256());
     for (size_t v = 0; v < count; v += 8) {
         const __m256i at = _mm256_loadu_si256((const __m256i *)(const void *)(pos + v));
-        const __m256i bits = _mm256_castps_si256(_mm256_i32gather_ps(x, at, 4));
-        const __m256i mag = _mm256_and_si256(bits, magnitude);
-        /* -0.0 as +0.0; a negative's magnitude bits complemented; MIN: all complemented */
-        const __m256i b = _mm256_andnot_si256(_mm256_cmpeq_epi32(mag, _mm256_setzero_si256()),
-                                              bits);
-        __m256i k32 = _mm256_xor_si256(
-            _mm256_xor_si256(b, _mm256_and_si256(_mm256_srai_epi32(b, 31), magnitude)), flip);
-        /* a NaN (only YAMR_NAN_PROPAGATE's pass the bound) is the top key */
-        k32 = _mm256_blendv_epi8(k32, magnitude, _mm256_cmpgt_epi32(mag, nan_above));
-        _mm256_storeu_si256((__m256i *)(void *)(key + v), k32);
+        _mm256_storeu_si256((__m256i *)(void *)(key + v), avx2_keys32(x, at, is_min));
     }
     for (size_t v = 0; v < count; v += 32) {
         switch ((count - v + 7) / 8) {
@@ -1741,12 +1749,113 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE int avx2_rank32(const float *x, uint
     return 1;
 }
 
+/* Pass 2 of a short row (n <= YAMR__TOPK_CPU_AVX2_TINY_N) for one compare predicate: the mask
+ * of the elements that pass against `bound`, bit i of word0 (i < 64) or word1, and a prefetch
+ * of the same bytes of `ahead` a line at a time. Unrolled, so that the words stay in registers
+ * (the vectors past the row's last are skipped by a branch that goes the same way every row). */
+#define YAMR__TOPK_CPU_AVX2_TINY_MASK(cmp)                                                     \
+    do {                                                                                       \
+        const __m256 b8 = _mm256_set1_ps(bound);                                               \
+        const size_t full = n / 8;                                                             \
+        _Pragma("GCC unroll 16")                                                               \
+        for (size_t v = 0; v < YAMR__TOPK_CPU_AVX2_TINY_N / 8; ++v) {                          \
+            uint64_t m = 0;                                                                    \
+            if (v % 2 == 0 && 8 * v < n)                                                       \
+                _mm_prefetch((const char *)(ahead + 8 * v), _MM_HINT_T0);                      \
+            if (v < full) {                                                                    \
+                m = (unsigned)_mm256_movemask_ps(                                              \
+                    _mm256_cmp_ps(_mm256_loadu_ps(x + 8 * v), b8, cmp));                       \
+            } else if (v == full && n % 8) {                                                   \
+                const __m256i in = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n % 8)),         \
+                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)); \
+                m = (unsigned)_mm256_movemask_ps(_mm256_and_ps(                                \
+                    _mm256_castsi256_ps(in),                                                   \
+                    _mm256_cmp_ps(_mm256_maskload_ps(x + 8 * v, in), b8, cmp)));               \
+            }                                                                                  \
+            if (v < 8) word0 |= m << (8 * v);                                                  \
+            else word1 |= m << (8 * (v - 8));                                                  \
+        }                                                                                      \
+    } while (0)
+
+/* Pass 2 and the order of a short row of k <= 4 (one lane vector: about k + k/4 candidates),
+ * written out, with a fixed number of steps (no loop that ends with the data, no branch on it
+ * but one that is rarely taken): the positions of the row's mask (two 64-bit words, 8 picks
+ * from each), their keys in one vector, and each one's rank among the 8, ties by the lane (the
+ * positions ascend), so that no tie needs another pass. Returns 0, having written nothing, for
+ * more than 8 candidates (avx2_row goes on). */
+#define YAMR__TOPK_CPU_AVX2_TINY_N 128
+#define YAMR__TOPK_CPU_AVX2_TINY_K 4
+YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE int avx2_tiny_row(const yamr__topk_call *c, size_t r,
+                                                             const float *x, const float *ahead,
+                                                             float bound)
+{
+    const size_t n = c->cols, k = c->k;
+    const int is_min = !c->largest;
+    uint64_t word0 = 0, word1 = 0;
+    if (!is_min) {
+        if (c->nan_ignore) YAMR__TOPK_CPU_AVX2_TINY_MASK(_CMP_GE_OQ);
+        else YAMR__TOPK_CPU_AVX2_TINY_MASK(_CMP_NLT_UQ);
+    } else {
+        if (c->nan_ignore) YAMR__TOPK_CPU_AVX2_TINY_MASK(_CMP_LE_OQ);
+        else YAMR__TOPK_CPU_AVX2_TINY_MASK(_CMP_NGT_UQ);
+    }
+    const unsigned low = (unsigned)__builtin_popcountll(word0);
+    const unsigned count = low + (unsigned)__builtin_popcountll(word1);
+    if (count > 8) return 0;
+    /* the positions in order: word 0's from slot 0, word 1's from slot `low` (the picks past a
+     * word's last take position 63 of it, in the row or clamped below; later picks overwrite
+     * them, or they fall past count) */
+    uint32_t at[16];
+    uint64_t w = word0;
+    for (int t = 0; t < 8; ++t) {
+        at[t] = (uint32_t)__builtin_ctzll(w | 1ull << 63);
+        w &= w - 1;
+    }
+    w = word1;
+    for (int t = 0; t < 8; ++t) {
+        at[low + t] = 64u + (uint32_t)__builtin_ctzll(w | 1ull << 63);
+        w &= w - 1;
+    }
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i pos = _mm256_min_epu32(_mm256_loadu_si256((const __m256i *)(const void *)at),
+                                         _mm256_set1_epi32((int)(n - 1)));
+    /* lanes past count: the least key, below every element's (a NaN is the top key) */
+    const __m256i key = _mm256_blendv_epi8(_mm256_set1_epi32(INT_MIN),
+                                           avx2_keys32(x, pos, is_min),
+                                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count), lane));
+    /* rank: larger keys, and equal ones in earlier lanes (a permutation of 0..7) */
+    __m256i above = _mm256_setzero_si256(), tied = above;
+    for (int j = 0; j < 8; ++j) {
+        const __m256i other = _mm256_permutevar8x32_epi32(key, _mm256_set1_epi32(j));
+        const __m256i later = _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(j));
+        above = _mm256_sub_epi32(above, _mm256_cmpgt_epi32(other, key));
+        tied = _mm256_sub_epi32(tied, _mm256_and_si256(later, _mm256_cmpeq_epi32(other, key)));
+    }
+    const __m256i rank = _mm256_add_epi32(above, tied);
+    uint32_t rk[8], p[8], order[8];
+    _mm256_storeu_si256((__m256i *)(void *)rk, rank);
+    _mm256_storeu_si256((__m256i *)(void *)p, pos);
+    for (int i = 0; i < 8; ++i) order[rk[i]] = p[i];
+    const size_t got = count < k ? count : k;
+    float *values = (float *)c->values + r * k;
+    int64_t *indices = c->indices ? c->indices + r * k : NULL;
+    for (size_t j = 0; j < got; ++j) values[j] = x[order[j]];
+    if (indices)
+        for (size_t j = 0; j < got; ++j) indices[j] = (int64_t)order[j];
+    const uint32_t empty = (uint32_t)yamr__empty_value_bits(YAMR_DTYPE_F32);
+    for (size_t j = got; j < k; ++j) { /* fewer numbers than k (NaNs skipped) */
+        memcpy(values + j, &empty, 4);
+        if (indices) indices[j] = -1;
+    }
+    return 1;
+}
+
 /* Row r of c (takes_avx2), written out, with L = 8 lv lanes (lv a constant: the lanes stay in
  * registers); buf holds avx2_entries(c->cols). */
 YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE void avx2_row(const yamr__topk_call *c, size_t r,
                                                          key_rule32 rule, entry *buf,
                                                          const size_t lv, int sparse,
-                                                         int few, size_t ahead_rows)
+                                                         int few, int tiny, size_t ahead_rows)
 {
     const size_t n = c->cols, k = c->k, lanes = 8 * lv;
     const int is_min = !c->largest, nan_ignore = c->nan_ignore;
@@ -1782,6 +1891,7 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE void avx2_row(const yamr__topk_call 
      * reaches (only NaNs do): the infinities pass too, a superset */
     float bound = is_min ? HUGE_VALF : -HUGE_VALF;
     if (k <= lanes && !avx2_bound(most, lv, is_min, k, &bound)) bound = -bound;
+    if (lv == 1 && tiny && avx2_tiny_row(c, r, x, ahead, bound)) return;
     size_t count = 0;
     if (!is_min) {
         if (nan_ignore) YAMR__TOPK_CPU_AVX2_PASS(_CMP_GE_OQ);
@@ -1831,10 +1941,12 @@ YAMR__TOPK_CPU_TARGET_AVX2 static void rows_f32_avx2(const yamr__topk_call *c, s
     /* about 1.25k candidates a row: few against its steps of 32 */
     const int sparse = n >= YAMR__TOPK_CPU_AVX2_SPARSE * k;
     const int few = n >= YAMR__TOPK_CPU_AVX2_FEW * k;
+    const int tiny = n <= YAMR__TOPK_CPU_AVX2_TINY_N && k <= YAMR__TOPK_CPU_AVX2_TINY_K;
     const size_t ahead = (YAMR__TOPK_CPU_AHEAD + 4 * c->ld - 1) / (4 * c->ld);
 #define YAMR__TOPK_CPU_AVX2_ROWS(LV)                                                           \
     case LV:                                                                                   \
-        for (size_t r = r0; r < r1; ++r) avx2_row(c, r, rule, buf, LV, sparse, few, ahead);    \
+        for (size_t r = r0; r < r1; ++r)                                                       \
+            avx2_row(c, r, rule, buf, LV, sparse, few, tiny, ahead);                           \
         break
     switch (lv) {
         YAMR__TOPK_CPU_AVX2_ROWS(1);
