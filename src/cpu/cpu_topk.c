@@ -1568,15 +1568,31 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE int avx2_bound(const __m256 *most, c
         key[v] = _mm256_xor_si256(ord, sign);
     }
     uint32_t found = 0;
-    for (int bit = 31; bit >= 12; --bit) {
-        const uint32_t try_v = found | (uint32_t)1u << bit;
+    for (int bit = 31; bit >= 12; bit -= 2) {
+        /* two bits a step, their three nonzero values counted at once: half the steps of a
+         * chain (a step waits for the last one's count) */
+        const uint32_t t1 = found | (uint32_t)1u << (bit - 1);
+        const uint32_t t2 = found | (uint32_t)2u << (bit - 1);
+        const uint32_t t3 = found | (uint32_t)3u << (bit - 1);
         /* key >= try_v: the flipped key above flipped try_v - 1 (try_v > 0) */
-        const __m256i t = _mm256_set1_epi32((int)((try_v ^ 0x80000000u) - 1u));
-        unsigned at_least = 0;
-        for (size_t v = 0; v < lv; ++v)
-            at_least += (unsigned)__builtin_popcount(
-                (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(key[v], t))));
-        found = at_least >= k ? try_v : found;
+        const __m256i s1 = _mm256_set1_epi32((int)((t1 ^ 0x80000000u) - 1u));
+        const __m256i s2 = _mm256_set1_epi32((int)((t2 ^ 0x80000000u) - 1u));
+        const __m256i s3 = _mm256_set1_epi32((int)((t3 ^ 0x80000000u) - 1u));
+        __m256i c1 = _mm256_setzero_si256(), c2 = c1, c3 = c1;
+        for (size_t v = 0; v < lv; ++v) {
+            c1 = _mm256_sub_epi32(c1, _mm256_cmpgt_epi32(key[v], s1));
+            c2 = _mm256_sub_epi32(c2, _mm256_cmpgt_epi32(key[v], s2));
+            c3 = _mm256_sub_epi32(c3, _mm256_cmpgt_epi32(key[v], s3));
+        }
+        /* the three horizontal sums at once: sum's lanes are c1's, c2's, c3's, c3's */
+        const __m256i h12 = _mm256_hadd_epi32(c1, c2), h3 = _mm256_hadd_epi32(c3, c3);
+        const __m256i h = _mm256_hadd_epi32(h12, h3);
+        const __m128i sum =
+            _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+        const unsigned a1 = (unsigned)_mm_cvtsi128_si32(sum);
+        const unsigned a2 = (unsigned)_mm_extract_epi32(sum, 1);
+        const unsigned a3 = (unsigned)_mm_extract_epi32(sum, 2);
+        found = a3 >= k ? t3 : a2 >= k ? t2 : a1 >= k ? t1 : found;
     }
     /* the keys are of the negated values for MIN: as MAX's, then negated back */
     if (!f32_bound(found, 0, bound)) return 0;
