@@ -1714,9 +1714,9 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE __m256i avx2_keys32(const float *x, 
 /* The ranks of g <= 4 vectors of signed keys `key + v` among key[0, count): how many keys are
  * larger, a compare and a subtract per 8 pairs (the g vectors and their counts in registers,
  * 8 of 16). */
-YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE void avx2_rank32_group(const int32_t *key,
-                                                                  size_t count, size_t v,
-                                                                  int32_t *rank, const int g)
+YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE __m256i avx2_rank32_group(const int32_t *key,
+                                                                     size_t count, size_t v,
+                                                                     int32_t *rank, const int g)
 {
     __m256i mine[4], above[4];
     for (int j = 0; j < g; ++j) {
@@ -1728,8 +1728,15 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE void avx2_rank32_group(const int32_t
         for (int j = 0; j < g; ++j)
             above[j] = _mm256_sub_epi32(above[j], _mm256_cmpgt_epi32(other, mine[j]));
     }
-    for (int j = 0; j < g; ++j)
+    /* and their sum, lanes past count left out */
+    __m256i sum = _mm256_setzero_si256();
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int j = 0; j < g; ++j) {
         _mm256_storeu_si256((__m256i *)(void *)(rank + v + 8 * j), above[j]);
+        const __m256i in = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(count - v - 8 * j)), lane);
+        sum = _mm256_add_epi32(sum, _mm256_and_si256(in, above[j]));
+    }
+    return sum;
 }
 
 /* The candidates' positions pos[0, count) (ascending; pos holds 8 more slots) in the output
@@ -1750,17 +1757,21 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE int avx2_rank32(const float *x, uint
         const __m256i at = _mm256_loadu_si256((const __m256i *)(const void *)(pos + v));
         _mm256_storeu_si256((__m256i *)(void *)(key + v), avx2_keys32(x, at, is_min));
     }
+    __m256i sums = _mm256_setzero_si256();
     for (size_t v = 0; v < count; v += 32) {
+        __m256i part;
         switch ((count - v + 7) / 8) {
-        case 1: avx2_rank32_group(key, count, v, rank, 1); break;
-        case 2: avx2_rank32_group(key, count, v, rank, 2); break;
-        case 3: avx2_rank32_group(key, count, v, rank, 3); break;
-        default: avx2_rank32_group(key, count, v, rank, 4); break;
+        case 1: part = avx2_rank32_group(key, count, v, rank, 1); break;
+        case 2: part = avx2_rank32_group(key, count, v, rank, 2); break;
+        case 3: part = avx2_rank32_group(key, count, v, rank, 3); break;
+        default: part = avx2_rank32_group(key, count, v, rank, 4); break;
         }
+        sums = _mm256_add_epi32(sums, part);
     }
-    uint32_t sum = 0;
-    for (size_t i = 0; i < count; ++i) sum += (uint32_t)rank[i];
-    if (sum != (uint32_t)(count * (count - 1) / 2)) return 0;
+    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0x4e));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0xb1));
+    if ((uint32_t)_mm_cvtsi128_si32(sum) != (uint32_t)(count * (count - 1) / 2)) return 0;
     for (size_t i = 0; i < count; ++i) order[rank[i]] = pos[i];
     return 1;
 }
