@@ -1694,6 +1694,27 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE size_t avx2_best(const entry *e, siz
     return count < k ? count : k;
 }
 
+/* Row r's answer from the positions of its count candidates in the output order: the first k,
+ * then (fewer numbers than k: NaNs skipped) the empty value and index -1. Inlined, of the AVX2
+ * copy: as a call of its own (baseline code) 65536 x 128 k 4 took 4.6x the rows argmax, 1.6x
+ * inlined. */
+YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE void avx2_write(const yamr__topk_call *c, size_t r,
+                                                            const float *x,
+                                                            const uint32_t *order, size_t count)
+{
+    const size_t k = c->k, got = count < k ? count : k;
+    float *values = (float *)c->values + r * k;
+    int64_t *indices = c->indices ? c->indices + r * k : NULL;
+    for (size_t j = 0; j < got; ++j) values[j] = x[order[j]];
+    if (indices)
+        for (size_t j = 0; j < got; ++j) indices[j] = (int64_t)order[j];
+    const uint32_t empty = (uint32_t)yamr__empty_value_bits(YAMR_DTYPE_F32);
+    for (size_t j = got; j < k; ++j) {
+        memcpy(values + j, &empty, 4);
+        if (indices) indices[j] = -1;
+    }
+}
+
 /* The keys of f32 elements x[at] (yamr_keys.h's key, the sign bit flipped: signed compares
  * order them), a NaN's the top one (only YAMR_NAN_PROPAGATE's pass a bound). */
 YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE __m256i avx2_keys32(const float *x, __m256i at,
@@ -1816,7 +1837,7 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE int avx2_tiny_row(const yamr__topk_c
                                                              const float *x, const float *ahead,
                                                              float bound)
 {
-    const size_t n = c->cols, k = c->k;
+    const size_t n = c->cols;
     const int is_min = !c->largest;
     uint64_t word0 = 0, word1 = 0;
     if (!is_min) {
@@ -1863,17 +1884,7 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE int avx2_tiny_row(const yamr__topk_c
     _mm256_storeu_si256((__m256i *)(void *)rk, rank);
     _mm256_storeu_si256((__m256i *)(void *)p, pos);
     for (int i = 0; i < 8; ++i) order[rk[i]] = p[i];
-    const size_t got = count < k ? count : k;
-    float *values = (float *)c->values + r * k;
-    int64_t *indices = c->indices ? c->indices + r * k : NULL;
-    for (size_t j = 0; j < got; ++j) values[j] = x[order[j]];
-    if (indices)
-        for (size_t j = 0; j < got; ++j) indices[j] = (int64_t)order[j];
-    const uint32_t empty = (uint32_t)yamr__empty_value_bits(YAMR_DTYPE_F32);
-    for (size_t j = got; j < k; ++j) { /* fewer numbers than k (NaNs skipped) */
-        memcpy(values + j, &empty, 4);
-        if (indices) indices[j] = -1;
-    }
+    avx2_write(c, r, x, order, count);
     return 1;
 }
 
@@ -1930,17 +1941,7 @@ YAMR__TOPK_CPU_TARGET_AVX2 YAMR__CPU_INLINE void avx2_row(const yamr__topk_call 
     if (count <= YAMR__TOPK_CPU_AVX2_RANK_MAX) {
         uint32_t order[YAMR__TOPK_CPU_AVX2_RANK_MAX];
         if (avx2_rank32(x, pos, count, is_min, order)) {
-            const size_t got = count < k ? count : k;
-            float *values = (float *)c->values + r * k;
-            int64_t *indices = c->indices ? c->indices + r * k : NULL;
-            for (size_t j = 0; j < got; ++j) values[j] = x[order[j]];
-            if (indices)
-                for (size_t j = 0; j < got; ++j) indices[j] = (int64_t)order[j];
-            const uint32_t empty = (uint32_t)yamr__empty_value_bits(YAMR_DTYPE_F32);
-            for (size_t j = got; j < k; ++j) { /* fewer numbers than k (NaNs skipped) */
-                memcpy(values + j, &empty, 4);
-                if (indices) indices[j] = -1;
-            }
+            avx2_write(c, r, x, order, count);
             return;
         }
     }
