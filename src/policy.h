@@ -311,7 +311,9 @@ typedef struct {
                           "3: 33.9); warp rows of 8 KiB a slot seed from their first loads "   \
                           "(H100: 4096 x 4096 k8 55.6 -> 33.8 us, k64 67.1 -> 58.0, 16384 x "  \
                           "2048 k32 99.4 -> 84.9; slower at 4 KiB a slot: bf16 4096 x 4096 "   \
-                          "k64 44.0 -> 52.4, f32 k128 105.1 -> 114.8)")                        \
+                          "k64 44.0 -> 52.4, f32 k128 105.1 -> 114.8); the 4-slot bound 3 "    \
+                          "(H100): 1024 x 32000 k100 109 -> 97 us, but 4096 x 4096 k128 104 "  \
+                          "-> 117, 64 x 128256 k100 34 -> 37, 1 x 2^26 k100 148 -> 147")       \
     YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 8, 4, 8192, 32, 4, 8,               \
                         "8 positions a thread at once (16: 2-7% slower on 2- and 4-byte "      \
                         "elements, H100: 1 x 2^24 k300 131.8 -> 122.8 us), bound 4: set with " \
