@@ -55,6 +55,8 @@ static const topk_case cases[] = {
 /* --shapes: "rows:cols:k,..." into `out` (at most MAX_SHAPES); the count, or -1 (refused). */
 static int parse_shapes(const char *list, topk_case *out)
 {
+    const size_t len = strlen(list);
+    if (!len || strspn(list, "0123456789:,") != len || list[len - 1] == ',') return -1;
     int count = 0;
     for (const char *s = list; *s;) {
         unsigned long long r, c, k;

@@ -73,6 +73,13 @@ expect 2 "--out /nonexistent/dir/x: cannot create the folder" sweep --out /nonex
 expect 2 "not a folder" race --out "$scratch/a-file"
 expect 2 "cannot create the folder" report --out "$scratch/a-file/sub"
 expect 2 "cannot create the folder" topk --out "$scratch/a-file/sub"
+# topk --shapes: rows:cols:k, k <= cols, whole numbers, nothing empty
+expect 2 "--shapes takes rows:cols:k,... (k <= cols, at most 32)" topk --shapes 4:5:6
+expect 2 "--shapes takes rows:cols:k,... (k <= cols, at most 32)" topk --shapes 4:5
+expect 2 "--shapes takes rows:cols:k,... (k <= cols, at most 32)" topk --shapes 4:5:0
+expect 2 "--shapes takes rows:cols:k,... (k <= cols, at most 32)" topk --shapes -4:5:1
+expect 2 "--shapes takes rows:cols:k,... (k <= cols, at most 32)" topk --shapes 4:5:1,
+expect 2 "--shapes takes rows:cols:k,... (k <= cols, at most 32)" topk --shapes 4:5:1,,2:3:1
 # --device: malformed, and an ordinal with no GPU behind it (no GPU here, or not that many)
 expect 2 "--device takes a GPU ordinal (0, 1, ...) or 'cpu', not 'abc'" sweep --device abc
 expect 2 "--device takes a GPU ordinal (0, 1, ...) or 'cpu', not '-1'" rows --device -1
