@@ -95,7 +95,12 @@ elif [ "$mode" = sanitize ]; then
   done
   sanitized racecheck-topk 240 "$no_hazards" --tool racecheck --racecheck-report hazard \
     $build/test/test_topk gpu
-  unset YAMR_TEST_MAX_N
+  # the merge of many lists (a row split over more than 8 blocks: 140001 elements and more)
+  export YAMR_TEST_MIN_N=140001 YAMR_TEST_MAX_N=140001
+  for tool in memcheck synccheck; do
+    sanitized sanitizer-topk-merge-$tool 120 "$no_errors" --tool $tool $build/test/test_topk gpu
+  done
+  unset YAMR_TEST_MIN_N YAMR_TEST_MAX_N
   echo "sanitize rc=$rc"
 else
   trials=${2:-10000}
