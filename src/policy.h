@@ -241,9 +241,10 @@ typedef struct {
  * block-team vectors, bound. TOPK_SELECT: element size (0: any), threads, vectors, most slots,
  * bounds (fewer slots, the most), scan copies, warp rows' bytes, lane rows' k (at most) and
  * elements a lane, split block's elements (at least, per k), a split's blocks an SM (fewer
- * slots), a warp row's bytes a slot from which it seeds from its first loads. TOPK_LIST: element size, threads, positions a thread loads at once, bound (also a
- * split's blocks an SM), split block's elements (at least, per k), the floor's (a row's elements
- * per k at least, most blocks a row that count their own parts).
+ * slots), a warp row's bytes a slot from which it seeds from its first loads. TOPK_LIST:
+ * element size, threads, positions a thread loads at once, bound (also a split's blocks an SM),
+ * split block's elements (at least, per k), the floor's (a row's elements per k at least, most
+ * blocks a row that count their own parts).
  */
 #define YAMR__POLICY_TABLE(X)                                                                  \
     /* ---- the CPU backend: yamr__cpu_plan (src/cpu/) puts its threads and splits in the plan */ \
