@@ -55,6 +55,11 @@
 /* The counts refine the floor's bin by the key's next bits where it holds more than this many
  * times the elements the floor stands for (a second count of the row). */
 #define YAMR__TOPK_FLOOR_REFINE 4
+/* Select kernel instances bound to at most this many blocks a multiprocessor (registers to
+ * spare) load a thread's next batch of vectors before they test the current one (H100, 4 slots
+ * at bound 2: 1 x 2^26 k100 148 -> 134 us, 1024 x 32000 k100 109 -> 99; at bound 4 the loads
+ * ahead took 1024 x 32000 k8 from 62 to 97 us). */
+#define YAMR__TOPK_AHEAD_BOUND 2
 /* Which floor a call takes is its plan's (src/topk_shape.c, by the TOPK_LIST row's floor_ratio and
  * floor_own_blocks); the modes and the guess's sample are src/topk.h's. */
 
@@ -903,11 +908,13 @@ __device__ inline unsigned yamr__select_hits(const uint4 (&raw)[Unroll], unsigne
  * The seed's groups hold every element where `seed_all` (a warp's row whose plan is not
  * YAMR__TOPK_SEED_FIRST: two reads of the row), else the first loads, whose maxima the block's
  * warps count together where `seed_counts` (seed_block).
+ * Where Ahead, a thread's next batch is loaded before the current one is tested (the loads of
+ * one batch in flight during the other's compares and appends).
  * The flush is written out three times, and the sorts once each, since every copy of their
  * unrolled networks costs the compiler time: with a copy at each of its five call sites, sm_75's
  * ptxas took over 13 CPU minutes on this file.
  */
-template <int WarpSize, int Q, int Unroll, typename R, typename Source>
+template <int WarpSize, int Q, int Unroll, bool Ahead, typename R, typename Source>
 __device__ inline void
 yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel, long long n,
                   const Source &src, int tid, int lanes, bool seed_all, unsigned *seed_counts)
@@ -935,12 +942,23 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
     yamr__group_max<Unroll>(vec, vectors, tid, lanes, seed_all, src, group_max);
     if (seed_counts && sel.k >= YAMR__TOPK_SEED_BLOCK_K) sel.seed_block(group_max, seed_counts);
     else sel.seed(group_max);
-    for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
-        uint4 raw[Unroll];
+    const auto load = [&](uint4 (&r)[Unroll], long long b) {
 #pragma unroll
         for (int u = 0; u < Unroll; ++u) {
-            const long long v = b0 + (long long)u * lanes + tid;
-            raw[u] = v < vectors ? vec[v] : make_uint4(0, 0, 0, 0);
+            const long long v = b + (long long)u * lanes + tid;
+            r[u] = v < vectors ? vec[v] : make_uint4(0, 0, 0, 0);
+        }
+    };
+    uint4 next[Unroll];
+    if (Ahead) load(next, 0);
+    for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
+        uint4 raw[Unroll];
+        if (Ahead) {
+#pragma unroll
+            for (int u = 0; u < Unroll; ++u) raw[u] = next[u];
+            load(next, b0 + (long long)Unroll * lanes);
+        } else {
+            load(raw, b0);
         }
         sel.refresh();
         const Key least = (Key)yamr__rank_key(sel.threshold);
@@ -1888,6 +1906,7 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
     typedef yamr__warp_select<WarpSize, Q, R, typename yamr__topk_width<Bytes>::storage> Select;
     constexpr int warps = YAMR__TOPK_THREADS / WarpSize;
     constexpr int unroll = Vectors;
+    constexpr bool ahead = MinBlocks <= YAMR__TOPK_AHEAD_BOUND;
     if (!yamr__warp_width_matches<WarpSize>()) return;
     extern __shared__ unsigned long long yamr__topk_smem[];
     __shared__ unsigned long long team_word;
@@ -1917,13 +1936,14 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
             yamr__topk_elements_of<Bytes, YAMR__KEYS_EITHER, R>(a, in, row, first);
         if constexpr (yamr__topk_scan_copies(ScanCopies) == 2) {
             if (by_warp)
-                yamr__select_scan<WarpSize, Q, unroll>(sel, n, src, lane, WarpSize, seed_all,
-                                                       nullptr);
+                yamr__select_scan<WarpSize, Q, unroll, ahead>(sel, n, src, lane, WarpSize,
+                                                              seed_all, nullptr);
             else
-                yamr__select_scan<WarpSize, Q, unroll>(sel, n > 0 ? n : 0, src, (int)threadIdx.x,
-                                                       YAMR__TOPK_THREADS, false, seed_counts);
+                yamr__select_scan<WarpSize, Q, unroll, ahead>(sel, n > 0 ? n : 0, src,
+                                                              (int)threadIdx.x, YAMR__TOPK_THREADS,
+                                                              false, seed_counts);
         } else {
-            yamr__select_scan<WarpSize, Q, unroll>(
+            yamr__select_scan<WarpSize, Q, unroll, ahead>(
                 sel, n > 0 ? n : 0, src, by_warp ? lane : (int)threadIdx.x,
                 by_warp ? WarpSize : YAMR__TOPK_THREADS, by_warp && seed_all,
                 by_warp ? nullptr : seed_counts);
