@@ -53,8 +53,10 @@
 /* The floor (yamr_topk_kernel): bins of each level of the key counts, as bits of the key. */
 #define YAMR__TOPK_FLOOR_BITS 11
 /* The counts refine the floor's bin by the key's next bits where it holds more than this many
- * times the elements the floor stands for (a second count of the row). */
-#define YAMR__TOPK_FLOOR_REFINE 4
+ * times the elements the floor stands for (a second count of the row; 1, not 4: sorting up to
+ * 4k candidates costs more than that count, H200: 128 x 32000 k512 86 -> 76 us, 64 x 128256
+ * k1000 143 -> 122). */
+#define YAMR__TOPK_FLOOR_REFINE 1
 /* Select kernel instances bound to at most this many blocks a multiprocessor (registers to
  * spare) load a thread's next batch of vectors before they test the current one (H100, 4 slots
  * at bound 2: 1 x 2^26 k100 148 -> 134 us, 1024 x 32000 k100 109 -> 99; at bound 4 the loads
@@ -273,15 +275,16 @@ __device__ inline int yamr__topk_flush_at(int list_size)
 }
 
 /* After a group of appends: the buffer's count, read by every thread before any appends again
- * (hence the second sync); a flush when it reaches the team's flush count. Returns the
- * threshold. */
+ * (hence the second sync); a flush when it reaches `flush_at` (yamr__topk_flush_at, or half the
+ * buffer). Returns the threshold. */
 template <typename Team, typename R>
-__device__ inline R yamr__topk_settle(const yamr__topk_state<R> &st, int k, R threshold)
+__device__ inline R yamr__topk_settle(const yamr__topk_state<R> &st, int k, R threshold,
+                                      int flush_at)
 {
     Team::sync();
     const int count = *st.count;
     Team::sync();
-    if (count >= yamr__topk_flush_at<Team>(st.list_size)) {
+    if (count >= flush_at) {
         yamr__topk_flush<Team>(st);
         threshold = st.list[k - 1];
     }
@@ -418,6 +421,10 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
     static_assert(Unroll <= 32, "a thread's passes are one word");
     R threshold =
         yamr__rank_max(yamr__topk_seed<Team, WarpSize>(st, n, k, has_bound, bound, src), floor);
+    /* from a floor the threshold is near the list's k-th already: no early flushes */
+    const int flush_at = yamr__rank_gt(floor, yamr__rank_bottom<R>())
+                             ? yamr__topk_buffer<Team>() / 2
+                             : yamr__topk_flush_at<Team>(st.list_size);
     for (long long base = 0; base < n; base += (long long)Unroll * Team::size) {
         typename Source::item e[Unroll];
         yamr__topk_load_tile<Team, Unroll>(src, base, n, e);
@@ -442,7 +449,7 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
                                   !yamr__rank_gt(threshold, r);
                 yamr__topk_append<WarpSize>(st, pass, r);
             }
-            threshold = yamr__topk_settle<Team>(st, k, threshold);
+            threshold = yamr__topk_settle<Team>(st, k, threshold, flush_at);
         }
     }
     if (*st.count > 0) yamr__topk_flush<Team>(st); /* settle's syncs ordered the last appends */
@@ -1269,10 +1276,11 @@ __device__ inline yamr__topk_part yamr__topk_part_of(const yamr__topk_args &a, l
  * least t elements, at least t elements have keys >= lowest(b), so the t-th largest rank is at or
  * above yamr__rank_of_key(lowest(b)), which is below every rank of that key and is no element's
  * rank. The largest such b is the floor of the counts. Where b itself holds more than
- * YAMR__TOPK_FLOOR_REFINE * t elements (sorted or narrow data: one bin of level 1 holds much of
- * the row), a second count takes only b's elements, by the next bits (level 2): with `above` the
- * elements of the bins above b, and c the largest level-2 bin such that c and above hold at least
- * t - above (b holds that many, so c exists), at least t elements have keys >= lowest(b, c).
+ * YAMR__TOPK_FLOOR_REFINE * t elements (sorted or narrow data, where one bin of level 1 holds
+ * much of the row, or a wide bin of random data), a second count takes only b's elements, by the
+ * next bits (level 2): with `above` the elements of the bins above b, and c the largest level-2
+ * bin such that c and above hold at least t - above (b holds that many, so c exists), at least t
+ * elements have keys >= lowest(b, c).
  *
  * Bins: key_bits is the key's width (2-byte keys: 17 bits for yamr__key_half's 0..0x10000, the
  * NaN key 0xffffffff of YAMR_NAN_PROPAGATE clamped into the top bin); s1 = key_bits - BITS,
