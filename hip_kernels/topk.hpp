@@ -389,7 +389,7 @@ __device__ inline R yamr__topk_seed(const yamr__topk_state<R> &st, long long n, 
 }
 
 /* A team's tile at `base`: position base + u * Team::size + the thread's rank into e[u], for
- * u < Unroll, those below n (the scan's and the counts' loads). */
+ * u < Unroll, those below n (the scan's loads). */
 template <typename Team, int Unroll, typename Source>
 __device__ inline void yamr__topk_load_tile(const Source &src, long long base, long long n,
                                             typename Source::item (&e)[Unroll])
@@ -1365,20 +1365,53 @@ __device__ inline yamr__topk_row_counts yamr__topk_row_counts_of(const yamr__top
 struct yamr__topk_run {
     int bin = 0;
     unsigned n = 0;
-    __device__ inline void add(unsigned *counts, int b)
+    /* b, where `on` (predicated: no branch a position) */
+    __device__ inline void add(unsigned *counts, int b, bool on = true)
     {
-        if (b != bin) {
-            if (n) atomicAdd(&counts[bin], n);
-            bin = b;
-            n = 0;
-        }
-        ++n;
+        const bool other = on && b != bin;
+        if (other && n) atomicAdd(&counts[bin], n);
+        n = other ? 1u : n + (unsigned)on;
+        bin = other ? b : bin;
     }
     __device__ inline void end(unsigned *counts)
     {
         if (n) atomicAdd(&counts[bin], n);
     }
 };
+
+/* Every element of p[0, n) to take(element), in order within a thread: the 16-byte vectors
+ * between the first and last 16-byte boundaries, as many a thread at once as Unroll elements'
+ * bytes (the scan's), and the few before and after them one each, first (a load and its
+ * address a vector, not an element: the counts' loop is bound by its instructions). */
+template <typename Team, int Unroll, typename S, typename Take>
+__device__ inline void yamr__topk_each(const S *p, long long n, const Take &take)
+{
+    constexpr int per_vec = 16 / sizeof(S);
+    constexpr int V = Unroll * (int)sizeof(S) >= 16 ? Unroll * (int)sizeof(S) / 16 : 1;
+    static_assert(2 * per_vec <= Team::size, "a thread an element of the head and tail");
+    const int misaligned = (int)(((uintptr_t)p / sizeof(S)) % per_vec);
+    long long head = misaligned ? per_vec - misaligned : 0;
+    if (head > n) head = n;
+    const long long vectors = (n - head) / per_vec;
+    const long long tail = head + vectors * per_vec;
+    const int t = Team::rank();
+    if (t < head + (n - tail)) take(p[t < head ? t : tail + t - head]);
+    const uint4 *vec = (const uint4 *)(p + head);
+    for (long long b0 = 0; b0 < vectors; b0 += (long long)V * Team::size) {
+        uint4 raw[V];
+#pragma unroll
+        for (int u = 0; u < V; ++u) {
+            const long long v = b0 + (long long)u * Team::size + t;
+            if (v < vectors) raw[u] = vec[v];
+        }
+#pragma unroll
+        for (int u = 0; u < V; ++u) {
+            if (b0 + (long long)u * Team::size + t >= vectors) break;
+#pragma unroll
+            for (int c = 0; c < per_vec; ++c) take(yamr__vector_element<S>(raw[u], c));
+        }
+    }
+}
 
 /*
  * Counts the elements of positions [0, n) of `src` (shared memory, bins words each; 32 bits, as a
@@ -1399,19 +1432,13 @@ __device__ inline void yamr__topk_count(unsigned *level1, unsigned *level2, int 
     }
     Team::sync();
     yamr__topk_run run1, run2;
-    for (long long base = 0; base < n; base += (long long)Unroll * Team::size) {
-        typename Source::item e[Unroll];
-        yamr__topk_load_tile<Team, Unroll>(src, base, n, e);
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            if (base + u * Team::size + Team::rank() >= n) break;
-            const Key key = src.key(e[u]);
-            if (!src.counts(key)) continue;
-            const int bin = Bins::level1(key);
-            if (Level1) run1.add(level1, bin);
-            if (bin == in_bin) run2.add(level2, Bins::level2(key, in_bin));
-        }
-    }
+    yamr__topk_each<Team, Unroll>(src.row, n, [&](typename Source::item x) {
+        const Key key = src.key(x);
+        const bool counts = src.counts(key);
+        const int bin = Bins::level1(key);
+        if (Level1) run1.add(level1, bin, counts);
+        if (in_bin >= 0) run2.add(level2, Bins::level2(key, in_bin), counts && bin == in_bin);
+    });
     if (Level1) run1.end(level1);
     if (in_bin >= 0) run2.end(level2);
     Team::sync();
