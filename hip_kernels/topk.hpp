@@ -57,6 +57,9 @@
  * 4k candidates costs more than that count, H200: 128 x 32000 k512 86 -> 76 us, 64 x 128256
  * k1000 143 -> 122). */
 #define YAMR__TOPK_FLOOR_REFINE 1
+/* The whole row's first count takes keys at or above the cut of a sample's 2 share + this many
+ * elements (yamr__topk_count_row; share: the sample's part of k, at least 1). */
+#define YAMR__TOPK_FLOOR_CUT_MARGIN 8
 /* Select kernel instances bound to at most this many blocks a multiprocessor (registers to
  * spare) load a thread's next batch of vectors before they test the current one (H100, 4 slots
  * at bound 2: 1 x 2^26 k100 148 -> 134 us, 1024 x 32000 k100 109 -> 99; at bound 4 the loads
@@ -1306,14 +1309,20 @@ __device__ inline yamr__topk_part yamr__topk_part_of(const yamr__topk_args &a, l
  * shared memory into the row's 64-bit counts in the workspace (zeroed by the launcher, in stream
  * order; yamr__topk_row_counts): a launch of yamr_topk_kernel with YAMR__TOPK_FLOOR_COUNT1, then
  * one with _COUNT2, then the rounds with _ROW. COUNT1 counts level 1 and, in the same pass, level
- * 2 of a guessed bin g: the bin of the call's k in a sample of YAMR__TOPK_FLOOR_SAMPLE positions
- * spread over the row, the same sample and so the same g in every block of the row. Where the
- * refined bin holds a large share of the row (sorted, equal or narrow data: the case that needs
- * level 2), the sample sees it and g is that bin, and the row is read twice in all, not three
- * times. COUNT2: every block finds the same bin b for t = the call's k from the complete level-1
- * counts; where b is to be refined and is not g, it counts level 2 of b (a second pass). _ROW:
- * each block finds the floor of its round's target; level 2 (g's or b's counts, whichever is b's)
- * serves a round whose level-1 bin is b (the same test, so the same decision as COUNT2's).
+ * 2 of a guessed bin g, only keys at or above a cut: both from a sample of
+ * YAMR__TOPK_FLOOR_SAMPLE positions spread over the row (the same sample, so the same g and cut,
+ * in every block of the row), the cut a little below the sample's share of the call's k and g
+ * its bin. Counts of fewer keys are still counts of elements, so every floor they give is still
+ * a bound; the keys above the cut are all counted, so bins above g's are exact, g's level 2 is
+ * exact from the cut up, and g's level 1 holds the keys above the cut. Where the refined bin
+ * holds a large share of the row (sorted, equal or narrow data: the case that needs level 2),
+ * the sample sees it and g is that bin, and the row is read twice in all, not three times.
+ * COUNT2: every block finds the same bin b for t = the call's k from the level-1 counts; where b
+ * is to be refined and is not g, it counts level 2 of b (a second pass). _ROW: each block finds
+ * the floor of its round's target; level 2 (g's or b's counts, whichever is b's) serves a round
+ * whose level-1 bin is b (the same test, so the same decision as COUNT2's), and always where b
+ * is g under a cut (g's level 1 is not all of g). Where the keys above the cut are fewer than the
+ * target, no bin reaches it, and the scan starts from no floor.
  */
 /* The bins of a key width (Bytes of the element). */
 template <int Bytes>
@@ -1342,13 +1351,13 @@ struct yamr__topk_floor_bins {
 
 /* A row's counts in the workspace (YAMR__TOPK_FLOOR_ROW; 64-bit words): level 1; level 2 of the
  * guessed bin, counted with level 1; level 2 of the floor's bin where the guess missed; the
- * guessed bin + 1 (0: none). */
+ * guessed bin + 1 (0: none); the cut (0: none), below which no key was counted. */
 struct yamr__topk_row_counts {
-    unsigned long long *level1, *guessed, *missed, *guess;
+    unsigned long long *level1, *guessed, *missed, *guess, *cut;
 };
 __host__ __device__ constexpr size_t yamr__topk_floor_row_bytes()
 {
-    return (3 * ((size_t)1 << YAMR__TOPK_FLOOR_BITS) + 1) * sizeof(unsigned long long);
+    return (3 * ((size_t)1 << YAMR__TOPK_FLOOR_BITS) + 2) * sizeof(unsigned long long);
 }
 __device__ inline yamr__topk_row_counts yamr__topk_row_counts_of(const yamr__topk_args &a,
                                                                  long long row)
@@ -1356,7 +1365,7 @@ __device__ inline yamr__topk_row_counts yamr__topk_row_counts_of(const yamr__top
     constexpr int bins = 1 << YAMR__TOPK_FLOOR_BITS;
     unsigned long long *p =
         (unsigned long long *)((char *)a.counts + row * yamr__topk_floor_row_bytes());
-    yamr__topk_row_counts c = {p, p + bins, p + 2 * bins, p + 3 * bins};
+    yamr__topk_row_counts c = {p, p + bins, p + 2 * bins, p + 3 * bins, p + 3 * bins + 1};
     return c;
 }
 
@@ -1416,13 +1425,15 @@ __device__ inline void yamr__topk_each(const S *p, long long n, const Take &take
 /*
  * Counts the elements of positions [0, n) of `src` (shared memory, bins words each; 32 bits, as a
  * part has fewer than 2^32 elements: topk.hip sees to it): all of them into level1 by level 1
- * where Level1, and those of level-1 bin in_bin into level2 by level 2 (none where in_bin < 0).
+ * where Level1, and those of level-1 bin in_bin into level2 by level 2 (none where in_bin < 0);
+ * where Cut, only keys at or above `cut` (a warp whose keys are all below it skips the counts).
  * Called by the whole team after a barrier (the counts may alias the last user's memory); ends
  * with one.
  */
-template <typename Team, int Unroll, bool Level1, typename Source>
+template <typename Team, int Unroll, bool Level1, bool Cut = false, typename Source>
 __device__ inline void yamr__topk_count(unsigned *level1, unsigned *level2, int in_bin,
-                                        long long n, const Source &src)
+                                        long long n, const Source &src,
+                                        typename Source::key_type cut = 0)
 {
     typedef yamr__topk_floor_bins<(int)sizeof(typename Source::item)> Bins;
     typedef typename Source::key_type Key;
@@ -1434,6 +1445,7 @@ __device__ inline void yamr__topk_count(unsigned *level1, unsigned *level2, int 
     yamr__topk_run run1, run2;
     yamr__topk_each<Team, Unroll>(src.row, n, [&](typename Source::item x) {
         const Key key = src.key(x);
+        if (Cut && key < cut) return;
         const bool counts = src.counts(key);
         const int bin = Bins::level1(key);
         if (Level1) run1.add(level1, bin, counts);
@@ -1539,7 +1551,9 @@ __device__ inline R yamr__topk_floor(const yamr__topk_args &a, long long row, lo
         const unsigned long long whole = (unsigned long long)a.out_k;
         const yamr__topk_floor_bin w =
             target == whole ? f : yamr__topk_find_bin<Team, WarpSize>(level1, whole, scratch);
-        if (w.bin == f.bin && yamr__topk_refines(w, whole)) {
+        /* the cut's bin: its level 1 holds only the keys above the cut, its level 2 all of them */
+        const bool cut_bin = *rc.cut != 0 && *rc.guess == (unsigned long long)f.bin + 1;
+        if ((w.bin == f.bin && yamr__topk_refines(w, whole)) || cut_bin) {
             const unsigned long long *level2 =
                 *rc.guess == (unsigned long long)f.bin + 1 ? rc.guessed : rc.missed;
             const yamr__topk_floor_bin g =
@@ -1580,27 +1594,50 @@ __device__ inline void yamr__topk_count_row(const yamr__topk_args &a, long long 
         yamr__topk_add_counts<Team>(rc.missed, level2);
         return;
     }
-    /* the guess: the sample's bin of the call's k (a share of whole / cols of it, at least one),
-     * from positions j * (cols / S) of the row (the launcher sends only rows of S or more) */
+    /* the sample: positions j * (cols / S) of the row (the launcher sends only rows of S or
+     * more), by level 1, then (in_bin >= 0) those of level-1 bin in_bin by level 2 */
     constexpr long long S = YAMR__TOPK_FLOOR_SAMPLE;
-    for (int j = Team::rank(); j < Bins::bins; j += Team::size) level2[j] = 0;
-    Team::sync();
-    {
+    const auto sample = [&](int in_bin) {
+        for (int j = Team::rank(); j < Bins::bins; j += Team::size) level2[j] = 0;
+        Team::sync();
         const long long stride = a.cols / S;
         yamr__topk_run run;
         for (long long j = Team::rank(); j < S; j += Team::size) {
             const Key key = src.key(src.load(j * stride - first));
-            if (src.counts(key)) run.add(level2, Bins::level1(key));
+            const int bin = Bins::level1(key);
+            if (in_bin < 0) run.add(level2, bin, src.counts(key));
+            else run.add(level2, Bins::level2(key, in_bin), src.counts(key) && bin == in_bin);
         }
         run.end(level2);
-    }
-    Team::sync();
+        Team::sync();
+    };
+    sample(-1);
+    /* The cut: the key of the sample's (2 share + YAMR__TOPK_FLOOR_CUT_MARGIN)-th element,
+     * share = whole x S / cols rounded up (the sample's part of the call's k), by its two
+     * levels. The count takes only keys at or above it, so that most warps count nothing
+     * (random rows, a long row: a few thousandths of it); the guess is its bin, whose level 2
+     * holds every key above the cut. Where the row holds fewer than `whole` keys above it (a
+     * sample that saw the row's largest elements only), the counts find no floor and the scan
+     * starts from none: slower, not wrong (yamr__topk_floor). */
     const unsigned long long share = (whole * (unsigned long long)S + a.cols - 1) / a.cols;
-    const int guess = yamr__topk_find_bin<Team, WarpSize>(level2, share, scratch).bin;
-    yamr__topk_count<Team, Unroll, true>(level1, level2, guess, n, src);
+    const unsigned long long want = 2 * share + YAMR__TOPK_FLOOR_CUT_MARGIN;
+    const yamr__topk_floor_bin c1 = yamr__topk_find_bin<Team, WarpSize>(level2, want, scratch);
+    int guess = c1.bin;
+    Key cut = 0;
+    if (c1.bin >= 0) {
+        sample(c1.bin);
+        const int c2 = yamr__topk_find_bin<Team, WarpSize>(level2, want - c1.above, scratch).bin;
+        cut = (Key)Bins::lowest(c1.bin, c2 > 0 ? c2 : 0); /* c2 exists: c1 holds that many */
+    } else { /* a sample of fewer elements (NaNs under YAMR_NAN_IGNORE): the share's bin */
+        guess = yamr__topk_find_bin<Team, WarpSize>(level2, share, scratch).bin;
+    }
+    yamr__topk_count<Team, Unroll, true, true>(level1, level2, guess, n, src, cut);
     yamr__topk_add_counts<Team>(rc.level1, level1);
     if (guess >= 0) yamr__topk_add_counts<Team>(rc.guessed, level2);
-    if (first == 0 && Team::rank() == 0) *rc.guess = (unsigned long long)(guess + 1);
+    if (first == 0 && Team::rank() == 0) {
+        *rc.guess = (unsigned long long)(guess + 1);
+        *rc.cut = (unsigned long long)cut;
+    }
 }
 
 /* Blocks stride over (row, part of the row) pairs: the answer, or a partial list. A TOPK_LIST

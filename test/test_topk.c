@@ -505,12 +505,14 @@ static void test_topk_every_isa(void **state)
  * levels): whole rows rising and falling (ties where the dtype rounds), equal, all NaN, rising
  * with NaN and +-inf planted, rising with large values hidden between the positions that the
  * guess of the bin to refine samples (topk.hpp: cols / 4096 apart, from 0; the guess misses and
- * a second pass counts), wide random values; k of rounds (1000: 8-byte ranks; 2048). */
+ * a second pass counts), rising with the row's largest values planted at exactly those positions
+ * (the sample sees only them: the first count's cut leaves fewer keys than k, and the scan
+ * starts from no floor), wide random values; k of rounds (1000: 8-byte ranks; 2048). */
 
 enum { FLOOR_RISING, FLOOR_FALLING, FLOOR_EQUAL, FLOOR_ALL_NAN, FLOOR_PLANTED, FLOOR_HIDDEN,
-       FLOOR_WIDE, FLOOR_MODES };
-static const char *const floor_mode_names[FLOOR_MODES] = {"rising", "falling", "equal", "all_nan",
-                                                          "planted", "hidden", "wide"};
+       FLOOR_SAMPLED, FLOOR_WIDE, FLOOR_MODES };
+static const char *const floor_mode_names[FLOOR_MODES] = {
+    "rising", "falling", "equal", "all_nan", "planted", "hidden", "sampled", "wide"};
 
 /* Bits of t for an integer v (|v| < 2^24; bf16 truncates, which keeps the order). */
 static uint64_t integer_bits(yamr_dtype t, int64_t v)
@@ -559,9 +561,9 @@ static void fill_floor_row(int mode, yamr_dtype t, void *out, size_t n, uint64_t
         store_bits(t, out, 7, inf_bits(t, 1));
         store_bits(t, out, n - 3, inf_bits(t, 1));
     }
-    if (mode == FLOOR_HIDDEN && n >= 4096 * 2) {
+    if ((mode == FLOOR_HIDDEN || mode == FLOOR_SAMPLED) && n >= 4096 * 2) {
         const size_t stride = n / 4096;
-        for (size_t i = stride / 2; i < n; i += stride)
+        for (size_t i = mode == FLOOR_HIDDEN ? stride / 2 : 0; i < n; i += stride)
             store_bits(t, out, i, integer_bits(t, 1000000 + (int64_t)(i % 1000)));
     }
 }
