@@ -428,9 +428,15 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
     const int flush_at = yamr__rank_gt(floor, yamr__rank_bottom<R>())
                              ? yamr__topk_buffer<Team>() / 2
                              : yamr__topk_flush_at<Team>(st.list_size);
-    for (long long base = 0; base < n; base += (long long)Unroll * Team::size) {
+    const long long step = (long long)Unroll * Team::size;
+    typename Source::item next[Unroll];
+    yamr__topk_load_tile<Team, Unroll>(src, 0, n, next);
+    for (long long base = 0; base < n; base += step) {
         typename Source::item e[Unroll];
-        yamr__topk_load_tile<Team, Unroll>(src, base, n, e);
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) e[u] = next[u];
+        /* the next tile's loads in flight during this one's tests and barriers */
+        if (base + step < n) yamr__topk_load_tile<Team, Unroll>(src, base + step, n, next);
         unsigned passes = 0; /* bit u: position u passes the threshold as it stands */
 #pragma unroll
         for (int u = 0; u < Unroll; ++u) {
