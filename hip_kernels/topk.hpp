@@ -37,6 +37,7 @@
 #define YAMR_TOPK_HPP
 
 #include "dtype_traits.hpp"
+#include "tile_scan.hpp"
 #include "topk.h"
 #include "yamr_internal.h"
 #include "yamr_port.h"
@@ -943,9 +944,7 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
     static_assert(group == per_vec || 2 * group == per_vec, "a group is a vector or half");
     const int lane = threadIdx.x % WarpSize;
     const S *p = src.row;
-    const int misaligned = (int)(((uintptr_t)p / sizeof(S)) % per_vec);
-    long long head = misaligned ? per_vec - misaligned : 0;
-    if (head > n) head = n;
+    const long long head = yamr__head_of(p, n);
     const long long vectors = (n - head) / per_vec;
     const long long tail = head + vectors * per_vec;
     { /* the buffer is empty: room for a warp's width */
@@ -1404,9 +1403,7 @@ __device__ inline void yamr__topk_each(const S *p, long long n, const Take &take
     constexpr int per_vec = 16 / sizeof(S);
     constexpr int V = Unroll * (int)sizeof(S) >= 16 ? Unroll * (int)sizeof(S) / 16 : 1;
     static_assert(2 * per_vec <= Team::size, "a thread an element of the head and tail");
-    const int misaligned = (int)(((uintptr_t)p / sizeof(S)) % per_vec);
-    long long head = misaligned ? per_vec - misaligned : 0;
-    if (head > n) head = n;
+    const long long head = yamr__head_of(p, n);
     const long long vectors = (n - head) / per_vec;
     const long long tail = head + vectors * per_vec;
     const int t = Team::rank();
