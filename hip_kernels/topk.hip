@@ -129,13 +129,18 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
     const storage *in = (const storage *)c->in;
     storage *values = (storage *)c->values;
     long long *indices = (long long *)c->indices;
-    const unsigned merge_grid = c->rows < (1u << 20) ? (unsigned)c->rows : 1u << 20;
     for (size_t round = 0; round < rounds; ++round) {
         a.out_first = (long long)(round * list_max);
         a.k = (int)(c->k - round * list_max < list_max ? c->k - round * list_max : list_max);
         a.list_size = 1;
         while (a.list_size < a.k) a.list_size *= 2;
         a.write_bounds = round + 1 < rounds;
+        /* the merge: a block a row, or the place kernel's blocks a row for lists under a floor
+         * of the row's counts, YAMR__TOPK_PLACE_BLOCKS_PER_SM deep over the multiprocessors */
+        const size_t parts = (size_t)gpu->multiprocessors * YAMR__TOPK_PLACE_BLOCKS_PER_SM / c->rows;
+        a.merge_blocks = floor != YAMR__TOPK_FLOOR_ROW || parts < 1 ? 1 : (int)parts;
+        const size_t merge_items = c->rows * (size_t)a.merge_blocks;
+        const unsigned merge_grid = merge_items < (1u << 20) ? (unsigned)merge_items : 1u << 20;
         {
             const size_t smem =
                 ((size_t)a.list_size + yamr__topk_buffer<yamr__topk_block_team>()) * sizeof(R);
@@ -161,7 +166,16 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
                     <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, a, values,
                                                                        indices, empty);
             }
-            if (bpr > 1)
+            bool placed = false; /* the place kernel: TOPK_LIST rows only take the floor */
+            if constexpr (row.shape == YAMR__SHAPE_TOPK_LIST) {
+                if (bpr > 1 && floor == YAMR__TOPK_FLOOR_ROW) {
+                    yamr_topk_place_kernel<Bytes, R, W>
+                        <<<merge_grid, row.threads, smem, gpu->stream>>>(in, a, values,
+                                                                       indices, empty);
+                    placed = true;
+                }
+            }
+            if (bpr > 1 && !placed)
                 yamr_topk_merge_kernel<Bytes, R, W>
                     <<<merge_grid, row.threads, smem, gpu->stream>>>(in, a, values,
                                                                    indices, empty);

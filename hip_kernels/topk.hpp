@@ -29,7 +29,8 @@
  * candidates placed by rank: no list). Either way, a row is a warp's (short rows), a block's, or
  * several blocks' (few long rows):
  * then each leaves its sorted list in the workspace and yamr_topk_merge_kernel (a block per row)
- * merges them and writes the answer. On random data almost every element fails one compare
+ * merges them and writes the answer; lists under a floor of the whole row's counts (a few ranks
+ * each) go to yamr_topk_place_kernel instead (several blocks a row, each rank placed by a count). On random data almost every element fails one compare
  * from the start, so the scan runs near the speed of the read; ordered data costs more flushes,
  * never a different result.
  */
@@ -66,6 +67,9 @@
  * at bound 2: 1 x 2^26 k100 148 -> 134 us, 1024 x 32000 k100 109 -> 99; at bound 4 the loads
  * ahead took 1024 x 32000 k8 from 62 to 97 us). */
 #define YAMR__TOPK_AHEAD_BOUND 2
+/* The place kernel's blocks (yamr_topk_place_kernel): this many a multiprocessor over the rows,
+ * one a row at least. */
+#define YAMR__TOPK_PLACE_BLOCKS_PER_SM 2
 /* Which floor a call takes is its plan's (src/topk_shape.c, by the TOPK_LIST row's floor_ratio and
  * floor_own_blocks); the modes and the guess's sample are src/topk.h's. */
 
@@ -1107,6 +1111,7 @@ struct yamr__topk_args {
     void *row_words;     /* select kernel, blocks_per_row > 1: rows words, 0 between calls */
     yamr__topk_key_rule key; /* the dtype's key */
     int floor;           /* yamr_topk_kernel: a yamr__topk_floor_mode */
+    int merge_blocks;    /* yamr_topk_place_kernel: blocks a row (topk.hip) */
     void *counts;        /* YAMR__TOPK_FLOOR_COUNT1, _COUNT2, _ROW: rows x 2 x bins counts */
 };
 static_assert(sizeof(yamr__topk_args) <= 128, "the kernels' argument fits 128 bytes");
@@ -2230,6 +2235,142 @@ __device__ inline void yamr__topk_sort_merge(const yamr__topk_state<R> &st, cons
     Team::sync();
 }
 
+/* Lists a thread of the place merge searches (YAMR__TOPK_MAX_BLOCKS_PER_ROW over the block). */
+#define YAMR__TOPK_PLACE_LISTS (YAMR__TOPK_MAX_BLOCKS_PER_ROW / YAMR__TOPK_THREADS)
+static_assert(YAMR__TOPK_PLACE_LISTS * YAMR__TOPK_THREADS == YAMR__TOPK_MAX_BLOCKS_PER_ROW,
+              "the place merge's threads hold every list");
+
+/* The place merge of a row's partial lists (a floor of the row's counts keeps them short), by
+ * `parts` blocks of the row, this one `part`. A rank not below the largest of the lists' k-th is
+ * a candidate (that k-th is at or below the answer's: its list holds k ranks at or above it).
+ * Every block finds each list's candidates (a sorted list's first ones: a binary search a list,
+ * YAMR__TOPK_PLACE_LISTS lists a thread side by side) and copies all of them into `cand` (shared
+ * memory, `cap` ranks, list by list); candidate c is part c % parts's. Each warp takes the block's
+ * in turn: a candidate's place in the answer is the count of candidates above it (ranks are
+ * unique), and the warp writes it there when that is below k. No sort: the n^2 compares are
+ * spread over the row's blocks, where one block's sorts took 41 us of 1 x 2^26 k1024's merge
+ * (ncu, H100). Returns false, having written nothing, where the candidates outnumber `cap` (the
+ * same in every block of the row). */
+template <int WarpSize, int Bytes, typename R>
+__device__ inline bool yamr__topk_place_merge(R *cand, int cap, const R *ranks,
+                                              const yamr__topk_args &a, long long row, int part,
+                                              int parts,
+                                              const typename yamr__topk_width<Bytes>::storage *in_row,
+                                              typename yamr__topk_width<Bytes>::storage *values,
+                                              long long *indices,
+                                              typename yamr__topk_width<Bytes>::storage empty)
+{
+    typedef yamr__topk_block_team Team;
+    constexpr int warps = Team::size / WarpSize, per = YAMR__TOPK_PLACE_LISTS;
+    __shared__ R warp_best[warps];
+    __shared__ int warp_least[warps], warp_sum[warps];
+    __shared__ int first[YAMR__TOPK_MAX_BLOCKS_PER_ROW + 1]; /* list l's first candidate */
+    const int warp = (int)threadIdx.x / WarpSize, lane = (int)threadIdx.x % WarpSize;
+    const int lists = a.blocks_per_row, k = a.k;
+    R t = yamr__rank_bottom<R>();
+    for (int l = (int)threadIdx.x; l < lists; l += Team::size)
+        t = yamr__rank_max(t, ranks[(long long)l * k + k - 1]);
+#pragma unroll
+    for (int d = WarpSize / 2; d > 0; d /= 2)
+        t = yamr__rank_max(t, yamr__rank_shfl<WarpSize>(t, d, true));
+    if (lane == 0) warp_best[warp] = t;
+    Team::sync();
+    for (int w = 0; w < warps; ++w) t = yamr__rank_max(t, warp_best[w]);
+    /* list l = per * thread + q: its candidates are positions [0, lo[q]); the first probe at
+     * the position where the lists' candidates would outnumber `cap` were all that deep (short
+     * lists end their searches soon, full ones tell at once that the place merge is out) */
+    const int probe = cap / lists < k ? cap / lists : k - 1;
+    int lo[per], hi[per], least = 0;
+#pragma unroll
+    for (int q = 0; q < per; ++q) {
+        const int l = per * (int)threadIdx.x + q;
+        lo[q] = 0;
+        hi[q] = 0;
+        if (l >= lists) continue;
+        const R r = ranks[(long long)l * k + probe];
+        if (yamr__rank_col(r) >= 0 && !yamr__rank_gt(t, r)) lo[q] = probe + 1, hi[q] = k;
+        else hi[q] = probe;
+        least += lo[q];
+    }
+#pragma unroll
+    for (int d = WarpSize / 2; d > 0; d /= 2) least += yamr__shfl_xor<WarpSize>(least, d);
+    if (lane == 0) warp_least[warp] = least;
+    Team::sync();
+    least = 0;
+    for (int w = 0; w < warps; ++w) least += warp_least[w];
+    if (least > cap) return false;
+    for (bool more = true; more;) {
+        more = false;
+#pragma unroll
+        for (int q = 0; q < per; ++q) {
+            if (lo[q] >= hi[q]) continue;
+            more = true;
+            const int mid = (lo[q] + hi[q]) / 2;
+            const R r = ranks[(long long)(per * (int)threadIdx.x + q) * k + mid];
+            if (yamr__rank_col(r) >= 0 && !yamr__rank_gt(t, r)) lo[q] = mid + 1;
+            else hi[q] = mid;
+        }
+    }
+    int mine = 0; /* exclusive prefix sums of the counts, over the block */
+#pragma unroll
+    for (int q = 0; q < per; ++q) mine += lo[q];
+    int incl = mine;
+#pragma unroll
+    for (int d = 1; d < WarpSize; d *= 2) {
+        const int o = yamr__shfl<WarpSize>(incl, lane >= d ? lane - d : lane);
+        if (lane >= d) incl += o;
+    }
+    if (lane == WarpSize - 1) warp_sum[warp] = incl;
+    Team::sync();
+    int at = incl - mine, n = 0;
+    for (int w = 0; w < warps; ++w) {
+        at += w < warp ? warp_sum[w] : 0;
+        n += warp_sum[w];
+    }
+#pragma unroll
+    for (int q = 0; q < per; ++q) {
+        const int l = per * (int)threadIdx.x + q;
+        if (l < lists) first[l] = at;
+        at += lo[q];
+    }
+    if (threadIdx.x == 0) first[lists] = n;
+    if (n > cap) return false;
+    Team::sync();
+    for (int c = (int)threadIdx.x; c < n; c += Team::size) { /* its list: the last first <= c */
+        int l0 = 0, l1 = lists - 1;
+        while (l0 < l1) {
+            const int m = (l0 + l1 + 1) / 2;
+            if (first[m] <= c) l0 = m;
+            else l1 = m - 1;
+        }
+        cand[c] = ranks[(long long)l0 * k + (c - first[l0])];
+    }
+    Team::sync();
+    const long long out = row * a.out_k + a.out_first;
+    for (int c = part + warp * parts; c < n; c += parts * warps) {
+        const R x = cand[c];
+        int above = 0;
+        for (int j = lane; j < n; j += WarpSize) above += yamr__rank_gt(cand[j], x) ? 1 : 0;
+#pragma unroll
+        for (int d = WarpSize / 2; d > 0; d /= 2) above += yamr__shfl_xor<WarpSize>(above, d);
+        if (lane == 0 && above < k) {
+            const long long col = yamr__rank_col(x);
+            values[out + above] = in_row[col];
+            if (indices) indices[out + above] = col;
+            if (a.write_bounds && above == k - 1) ((R *)a.bounds)[row] = x;
+        }
+    }
+    if (part == 0) { /* fewer than k candidates: the row has fewer than k elements */
+        for (int j = n + (int)threadIdx.x; j < k; j += Team::size) {
+            values[out + j] = empty;
+            if (indices) indices[out + j] = -1;
+        }
+        if (a.write_bounds && n < k && threadIdx.x == 0)
+            ((R *)a.bounds)[row] = yamr__rank_bottom<R>();
+    }
+    return true;
+}
+
 /* A block per row merges the row's partial lists (by rank where they are few, else through the
  * sorts) and writes the answer. */
 template <int Bytes, typename R, int WarpSize>
@@ -2253,6 +2394,40 @@ yamr_topk_merge_kernel(const typename yamr__topk_width<Bytes>::storage *__restri
         else
             yamr__topk_sort_merge<WarpSize>(st, ranks, a);
         yamr__topk_write<Team, Bytes>(st, a, row, in + row * a.ld, values, indices, empty);
+        __syncthreads();
+    }
+}
+
+/* The merge of lists under a floor of the row's counts (YAMR__TOPK_FLOOR_ROW: few ranks each):
+ * work item w is part w % parts of row w / parts (parts: a.merge_blocks), merged by place
+ * (yamr__topk_place_merge); where a row's candidates do not fit, its part 0 merges them through
+ * the sorts. */
+template <int Bytes, typename R, int WarpSize>
+__global__ void __launch_bounds__(YAMR__TOPK_THREADS)
+yamr_topk_place_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
+                       yamr__topk_args a, typename yamr__topk_width<Bytes>::storage *values,
+                       long long *indices, typename yamr__topk_width<Bytes>::storage empty)
+{
+    typedef yamr__topk_block_team Team;
+    if (!yamr__warp_width_matches<WarpSize>()) return;
+    extern __shared__ unsigned long long yamr__topk_smem[];
+    __shared__ int count;
+    const int parts = a.merge_blocks;
+    for (long long w = blockIdx.x; w < a.rows * parts; w += gridDim.x) {
+        const long long row = w / parts;
+        const int part = (int)(w - row * parts);
+        const R *ranks = (const R *)a.partials + row * a.blocks_per_row * a.k;
+        const typename yamr__topk_width<Bytes>::storage *in_row = in + row * a.ld;
+        if (!yamr__topk_place_merge<WarpSize, Bytes>(
+                (R *)yamr__topk_smem, a.list_size + yamr__topk_buffer<Team>(), ranks, a, row,
+                part, parts, in_row, values, indices, empty) &&
+            part == 0) {
+            __syncthreads(); /* the candidates' shared memory is the list's */
+            const yamr__topk_state<R> st =
+                yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
+            yamr__topk_sort_merge<WarpSize>(st, ranks, a);
+            yamr__topk_write<Team, Bytes>(st, a, row, in_row, values, indices, empty);
+        }
         __syncthreads();
     }
 }

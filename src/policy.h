@@ -90,7 +90,8 @@ enum { YAMR__INDEX_32 = 0, YAMR__INDEX_64, YAMR__INDEX_FIT, YAMR__INDEX_TEAM, YA
 /* How the threads' results meet: shuffles within a group or warp; the block layer; the block
  * layer, then the last block of a row merges the partials (split_reduce.hpp); TEAM: by the
  * team a segment takes; TOPK: a team's sorted list (a block's warps merge theirs pairwise), and
- * a row split over several blocks is merged by yamr_topk_merge_kernel, a block per row. */
+ * a row split over several blocks is merged by yamr_topk_merge_kernel, a block per row (or
+ * yamr_topk_place_kernel, several, under a floor of the row's counts). */
 enum { YAMR__MERGE_NONE = 0, YAMR__MERGE_WARP, YAMR__MERGE_BLOCK, YAMR__MERGE_LAST_BLOCK,
        YAMR__MERGE_TEAM, YAMR__MERGE_TOPK };
 /* How a synchronous call learns that it is done: ANSWER, its answer in marked words of mapped
