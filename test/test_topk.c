@@ -507,12 +507,15 @@ static void test_topk_every_isa(void **state)
  * guess of the bin to refine samples (topk.hpp: cols / 4096 apart, from 0; the guess misses and
  * a second pass counts), rising with the row's largest values planted at exactly those positions
  * (the sample sees only them: the first count's cut leaves fewer keys than k, and the scan
- * starts from no floor), wide random values; k of rounds (1000: 8-byte ranks; 2048). */
+ * starts from no floor), rising with every 64th element the row's largest value (ties spread
+ * over every block's part, fewer than k in each: more candidates than the place kernel holds,
+ * so that its part 0 merges through the sorts), wide random values; k of rounds (1000: 8-byte
+ * ranks; 2048). */
 
 enum { FLOOR_RISING, FLOOR_FALLING, FLOOR_EQUAL, FLOOR_ALL_NAN, FLOOR_PLANTED, FLOOR_HIDDEN,
-       FLOOR_SAMPLED, FLOOR_WIDE, FLOOR_MODES };
+       FLOOR_SAMPLED, FLOOR_TIED, FLOOR_WIDE, FLOOR_MODES };
 static const char *const floor_mode_names[FLOOR_MODES] = {
-    "rising", "falling", "equal", "all_nan", "planted", "hidden", "sampled", "wide"};
+    "rising", "falling", "equal", "all_nan", "planted", "hidden", "sampled", "tied", "wide"};
 
 /* Bits of t for an integer v (|v| < 2^24; bf16 truncates, which keeps the order). */
 static uint64_t integer_bits(yamr_dtype t, int64_t v)
@@ -561,6 +564,8 @@ static void fill_floor_row(int mode, yamr_dtype t, void *out, size_t n, uint64_t
         store_bits(t, out, 7, inf_bits(t, 1));
         store_bits(t, out, n - 3, inf_bits(t, 1));
     }
+    if (mode == FLOOR_TIED)
+        for (size_t i = 5; i < n; i += 64) store_bits(t, out, i, integer_bits(t, 1000000));
     if ((mode == FLOOR_HIDDEN || mode == FLOOR_SAMPLED) && n >= 4096 * 2) {
         const size_t stride = n / 4096;
         for (size_t i = mode == FLOOR_HIDDEN ? stride / 2 : 0; i < n; i += stride)
