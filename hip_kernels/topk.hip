@@ -137,7 +137,8 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
         a.write_bounds = round + 1 < rounds;
         /* the merge: a block a row, or the place kernel's blocks a row for lists under a floor
          * of the row's counts, YAMR__TOPK_PLACE_BLOCKS_PER_SM deep over the multiprocessors */
-        const size_t parts = (size_t)gpu->multiprocessors * YAMR__TOPK_PLACE_BLOCKS_PER_SM / c->rows;
+        const size_t parts =
+            (size_t)gpu->multiprocessors * YAMR__TOPK_PLACE_BLOCKS_PER_SM / c->rows;
         a.merge_blocks = floor != YAMR__TOPK_FLOOR_ROW || parts < 1 ? 1 : (int)parts;
         const size_t merge_items = c->rows * (size_t)a.merge_blocks;
         const unsigned merge_grid = merge_items < (1u << 20) ? (unsigned)merge_items : 1u << 20;

@@ -30,9 +30,9 @@
  * several blocks' (few long rows):
  * then each leaves its sorted list in the workspace and yamr_topk_merge_kernel (a block per row)
  * merges them and writes the answer; lists under a floor of the whole row's counts (a few ranks
- * each) go to yamr_topk_place_kernel instead (several blocks a row, each rank placed by a count). On random data almost every element fails one compare
- * from the start, so the scan runs near the speed of the read; ordered data costs more flushes,
- * never a different result.
+ * each) go to yamr_topk_place_kernel instead (several blocks a row, each rank placed by a
+ * count). On random data almost every element fails one compare from the start, so the scan
+ * runs near the speed of the read; ordered data costs more flushes, never a different result.
  */
 #ifndef YAMR_TOPK_HPP
 #define YAMR_TOPK_HPP
@@ -2252,19 +2252,18 @@ static_assert(YAMR__TOPK_PLACE_LISTS * YAMR__TOPK_THREADS == YAMR__TOPK_MAX_BLOC
  * (ncu, H100). Returns false, having written nothing, where the candidates outnumber `cap` (the
  * same in every block of the row). */
 template <int WarpSize, int Bytes, typename R>
-__device__ inline bool yamr__topk_place_merge(R *cand, int cap, const R *ranks,
-                                              const yamr__topk_args &a, long long row, int part,
-                                              int parts,
-                                              const typename yamr__topk_width<Bytes>::storage *in_row,
-                                              typename yamr__topk_width<Bytes>::storage *values,
-                                              long long *indices,
-                                              typename yamr__topk_width<Bytes>::storage empty)
+__device__ inline bool
+yamr__topk_place_merge(R *cand, int cap, const R *ranks, const yamr__topk_args &a, long long row,
+                       int part, int parts,
+                       const typename yamr__topk_width<Bytes>::storage *in_row,
+                       typename yamr__topk_width<Bytes>::storage *values, long long *indices,
+                       typename yamr__topk_width<Bytes>::storage empty)
 {
     typedef yamr__topk_block_team Team;
     constexpr int warps = Team::size / WarpSize, per = YAMR__TOPK_PLACE_LISTS;
     __shared__ R warp_best[warps];
     __shared__ int warp_least[warps], warp_sum[warps];
-    __shared__ int first[YAMR__TOPK_MAX_BLOCKS_PER_ROW + 1]; /* list l's first candidate */
+    __shared__ int first[YAMR__TOPK_MAX_BLOCKS_PER_ROW]; /* list l's first candidate */
     const int warp = (int)threadIdx.x / WarpSize, lane = (int)threadIdx.x % WarpSize;
     const int lists = a.blocks_per_row, k = a.k;
     R t = yamr__rank_bottom<R>();
@@ -2333,7 +2332,6 @@ __device__ inline bool yamr__topk_place_merge(R *cand, int cap, const R *ranks,
         if (l < lists) first[l] = at;
         at += lo[q];
     }
-    if (threadIdx.x == 0) first[lists] = n;
     if (n > cap) return false;
     Team::sync();
     for (int c = (int)threadIdx.x; c < n; c += Team::size) { /* its list: the last first <= c */
