@@ -68,7 +68,8 @@
  * ahead took 1024 x 32000 k8 from 62 to 97 us). */
 #define YAMR__TOPK_AHEAD_BOUND 2
 /* The place kernel's blocks (yamr_topk_place_kernel): this many a multiprocessor over the rows,
- * one a row at least. */
+ * one a row at least (H100: 1 and 2 level; at 4 each block's searches and copies cost more than
+ * they spread: 1 x 2^26 k1024 267 -> 285 us, 16 x 1000000 k200 118 -> 126). */
 #define YAMR__TOPK_PLACE_BLOCKS_PER_SM 2
 /* Which floor a call takes is its plan's (src/topk_shape.c, by the TOPK_LIST row's floor_ratio and
  * floor_own_blocks); the modes and the guess's sample are src/topk.h's. */
