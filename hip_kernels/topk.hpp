@@ -2240,6 +2240,10 @@ __device__ inline void yamr__topk_sort_merge(const yamr__topk_state<R> &st, cons
 #define YAMR__TOPK_PLACE_LISTS (YAMR__TOPK_MAX_BLOCKS_PER_ROW / YAMR__TOPK_THREADS)
 static_assert(YAMR__TOPK_PLACE_LISTS * YAMR__TOPK_THREADS == YAMR__TOPK_MAX_BLOCKS_PER_ROW,
               "the place merge's threads hold every list");
+/* The place merge's bounds from the first 1, 2, 4, ... lists: up to all of a row's. */
+#define YAMR__TOPK_PLACE_BOUNDS 11
+static_assert((1 << (YAMR__TOPK_PLACE_BOUNDS - 1)) >= YAMR__TOPK_MAX_BLOCKS_PER_ROW,
+              "the place merge's bounds reach every list");
 
 /* The place merge of a row's partial lists (a floor of the row's counts keeps them short), by
  * `parts` blocks of the row, this one `part`. A rank not below the largest of the lists' k-th is
@@ -2250,8 +2254,9 @@ static_assert(YAMR__TOPK_PLACE_LISTS * YAMR__TOPK_THREADS == YAMR__TOPK_MAX_BLOC
  * in turn: a candidate's place in the answer is the count of candidates above it (ranks are
  * unique), and the warp writes it there when that is below k. No sort: the n^2 compares are
  * spread over the row's blocks, where one block's sorts took 41 us of 1 x 2^26 k1024's merge
- * (ncu, H100). Returns false, having written nothing, where the candidates outnumber `cap` (the
- * same in every block of the row). */
+ * (ncu, H100). Where the candidates outnumber `cap`, the threshold rises once (the bounds of the
+ * lists' first 1, 2, 4, ..., below); returns false, having written nothing, where they still do
+ * (the same in every block of the row). */
 template <int WarpSize, int Bytes, typename R>
 __device__ inline bool
 yamr__topk_place_merge(R *cand, int cap, const R *ranks, const yamr__topk_args &a, long long row,
@@ -2264,6 +2269,8 @@ yamr__topk_place_merge(R *cand, int cap, const R *ranks, const yamr__topk_args &
     constexpr int warps = Team::size / WarpSize, per = YAMR__TOPK_PLACE_LISTS;
     __shared__ R warp_best[warps];
     __shared__ int warp_least[warps], warp_sum[warps];
+    __shared__ int bound_taken[warps][YAMR__TOPK_PLACE_BOUNDS];
+    __shared__ R bound_least[warps][YAMR__TOPK_PLACE_BOUNDS];
     __shared__ int first[YAMR__TOPK_MAX_BLOCKS_PER_ROW]; /* list l's first candidate */
     const int warp = (int)threadIdx.x / WarpSize, lane = (int)threadIdx.x % WarpSize;
     const int lists = a.blocks_per_row, k = a.k;
@@ -2280,52 +2287,109 @@ yamr__topk_place_merge(R *cand, int cap, const R *ranks, const yamr__topk_args &
      * the position where the lists' candidates would outnumber `cap` were all that deep (short
      * lists end their searches soon, full ones tell at once that the place merge is out) */
     const int probe = cap / lists < k ? cap / lists : k - 1;
-    int lo[per], hi[per], least = 0;
-#pragma unroll
-    for (int q = 0; q < per; ++q) {
-        const int l = per * (int)threadIdx.x + q;
-        lo[q] = 0;
-        hi[q] = 0;
-        if (l >= lists) continue;
-        const R r = ranks[(long long)l * k + probe];
-        if (yamr__rank_col(r) >= 0 && !yamr__rank_gt(t, r)) lo[q] = probe + 1, hi[q] = k;
-        else hi[q] = probe;
-        least += lo[q];
-    }
-#pragma unroll
-    for (int d = WarpSize / 2; d > 0; d /= 2) least += yamr__shfl_xor<WarpSize>(least, d);
-    if (lane == 0) warp_least[warp] = least;
-    Team::sync();
-    least = 0;
-    for (int w = 0; w < warps; ++w) least += warp_least[w];
-    if (least > cap) return false;
-    for (bool more = true; more;) {
-        more = false;
+    int lo[per], n = 0, at = 0;
+    for (int round = 0;; ++round) {
+        int hi[per], least = 0;
 #pragma unroll
         for (int q = 0; q < per; ++q) {
-            if (lo[q] >= hi[q]) continue;
-            more = true;
-            const int mid = (lo[q] + hi[q]) / 2;
-            const R r = ranks[(long long)(per * (int)threadIdx.x + q) * k + mid];
-            if (yamr__rank_col(r) >= 0 && !yamr__rank_gt(t, r)) lo[q] = mid + 1;
-            else hi[q] = mid;
+            const int l = per * (int)threadIdx.x + q;
+            lo[q] = 0;
+            hi[q] = 0;
+            if (l >= lists) continue;
+            const R r = ranks[(long long)l * k + probe];
+            if (yamr__rank_col(r) >= 0 && !yamr__rank_gt(t, r)) lo[q] = probe + 1, hi[q] = k;
+            else hi[q] = probe;
+            least += lo[q];
         }
-    }
-    int mine = 0; /* exclusive prefix sums of the counts, over the block */
 #pragma unroll
-    for (int q = 0; q < per; ++q) mine += lo[q];
-    int incl = mine;
+        for (int d = WarpSize / 2; d > 0; d /= 2) least += yamr__shfl_xor<WarpSize>(least, d);
+        if (lane == 0) warp_least[warp] = least;
+        Team::sync();
+        least = 0;
+        for (int w = 0; w < warps; ++w) least += warp_least[w];
+        if (least > cap && round > 0) return false;
+        for (bool more = true; more;) {
+            more = false;
 #pragma unroll
-    for (int d = 1; d < WarpSize; d *= 2) {
-        const int o = yamr__shfl<WarpSize>(incl, lane >= d ? lane - d : lane);
-        if (lane >= d) incl += o;
-    }
-    if (lane == WarpSize - 1) warp_sum[warp] = incl;
-    Team::sync();
-    int at = incl - mine, n = 0;
-    for (int w = 0; w < warps; ++w) {
-        at += w < warp ? warp_sum[w] : 0;
-        n += warp_sum[w];
+            for (int q = 0; q < per; ++q) {
+                if (lo[q] >= hi[q]) continue;
+                more = true;
+                const int mid = (lo[q] + hi[q]) / 2;
+                const R r = ranks[(long long)(per * (int)threadIdx.x + q) * k + mid];
+                if (yamr__rank_col(r) >= 0 && !yamr__rank_gt(t, r)) lo[q] = mid + 1;
+                else hi[q] = mid;
+            }
+        }
+        int mine = 0; /* exclusive prefix sums of the counts, over the block */
+#pragma unroll
+        for (int q = 0; q < per; ++q) mine += lo[q];
+        int incl = mine;
+#pragma unroll
+        for (int d = 1; d < WarpSize; d *= 2) {
+            const int o = yamr__shfl<WarpSize>(incl, lane >= d ? lane - d : lane);
+            if (lane >= d) incl += o;
+        }
+        if (lane == WarpSize - 1) warp_sum[warp] = incl;
+        Team::sync();
+        at = incl - mine;
+        n = 0;
+        for (int w = 0; w < warps; ++w) {
+            at += w < warp ? warp_sum[w] : 0;
+            n += warp_sum[w];
+        }
+        if (n <= cap) break;
+        if (round > 0) return false;
+        /* Too many: raise t to the best bound of the lists' first m (1, 2, 4, ...), each of
+         * which holds ceil(k / m) of its candidates at most: where those are k or more, the least
+         * of them is at or below the answer's k-th (as bf16's ties at the top of a long row,
+         * whose lists in order are the ties in rank order). */
+        int taken[YAMR__TOPK_PLACE_BOUNDS];
+        R least_of[YAMR__TOPK_PLACE_BOUNDS];
+#pragma unroll
+        for (int j = 0; j < YAMR__TOPK_PLACE_BOUNDS; ++j) {
+            taken[j] = 0;
+            least_of[j] = yamr__rank_bottom<R>();
+        }
+#pragma unroll
+        for (int q = 0; q < per; ++q) {
+            const int l = per * (int)threadIdx.x + q;
+#pragma unroll
+            for (int j = 0; j < YAMR__TOPK_PLACE_BOUNDS; ++j) {
+                const int m = 1 << j, each = (k + m - 1) / m, c = each < lo[q] ? each : lo[q];
+                if (l >= m || c == 0) continue;
+                taken[j] += c;
+                const R r = ranks[(long long)l * k + c - 1];
+                if (yamr__rank_col(least_of[j]) < 0 || yamr__rank_gt(least_of[j], r))
+                    least_of[j] = r;
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < YAMR__TOPK_PLACE_BOUNDS; ++j) {
+#pragma unroll
+            for (int d = WarpSize / 2; d > 0; d /= 2) {
+                taken[j] += yamr__shfl_xor<WarpSize>(taken[j], d);
+                const R o = yamr__rank_shfl<WarpSize>(least_of[j], d, true);
+                if (yamr__rank_col(least_of[j]) < 0 ||
+                    (yamr__rank_col(o) >= 0 && yamr__rank_gt(least_of[j], o)))
+                    least_of[j] = o;
+            }
+            if (lane == 0) {
+                bound_taken[warp][j] = taken[j];
+                bound_least[warp][j] = least_of[j];
+            }
+        }
+        Team::sync();
+        for (int j = 0; j < YAMR__TOPK_PLACE_BOUNDS; ++j) {
+            int all = 0;
+            R x = yamr__rank_bottom<R>();
+            for (int w = 0; w < warps; ++w) {
+                all += bound_taken[w][j];
+                const R o = bound_least[w][j];
+                if (yamr__rank_col(x) < 0 || (yamr__rank_col(o) >= 0 && yamr__rank_gt(x, o)))
+                    x = o;
+            }
+            if (all >= k && yamr__rank_gt(x, t)) t = x;
+        }
     }
 #pragma unroll
     for (int q = 0; q < per; ++q) {
@@ -2333,7 +2397,6 @@ yamr__topk_place_merge(R *cand, int cap, const R *ranks, const yamr__topk_args &
         if (l < lists) first[l] = at;
         at += lo[q];
     }
-    if (n > cap) return false;
     Team::sync();
     for (int c = (int)threadIdx.x; c < n; c += Team::size) { /* its list: the last first <= c */
         int l0 = 0, l1 = lists - 1;

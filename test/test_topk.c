@@ -508,9 +508,9 @@ static void test_topk_every_isa(void **state)
  * a second pass counts), rising with the row's largest values planted at exactly those positions
  * (the sample sees only them: the first count's cut leaves fewer keys than k, and the scan
  * starts from no floor), rising with every 64th element the row's largest value (ties spread
- * over every block's part, fewer than k in each: more candidates than the place kernel holds,
- * so that its part 0 merges through the sorts), wide random values; k of rounds (1000: 8-byte
- * ranks; 2048). */
+ * over every block's part, fewer than k in each: more candidates than the place kernel holds
+ * until it raises its threshold to a bound of the first lists), wide random values; k of rounds
+ * (1000: 8-byte ranks; 2048). */
 
 enum { FLOOR_RISING, FLOOR_FALLING, FLOOR_EQUAL, FLOOR_ALL_NAN, FLOOR_PLANTED, FLOOR_HIDDEN,
        FLOOR_SAMPLED, FLOOR_TIED, FLOOR_WIDE, FLOOR_MODES };
