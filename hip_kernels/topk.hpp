@@ -2285,7 +2285,8 @@ yamr__topk_place_merge(R *cand, int cap, const R *ranks, const yamr__topk_args &
     for (int w = 0; w < warps; ++w) t = yamr__rank_max(t, warp_best[w]);
     /* list l = per * thread + q: its candidates are positions [0, lo[q]); the first probe at
      * the position where the lists' candidates would outnumber `cap` were all that deep (short
-     * lists end their searches soon, full ones tell at once that the place merge is out) */
+     * lists end their searches soon; after the raise, full ones tell at once that the place
+     * merge is out) */
     const int probe = cap / lists < k ? cap / lists : k - 1;
     int lo[per], n = 0, at = 0;
     for (int round = 0;; ++round) {
