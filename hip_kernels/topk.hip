@@ -104,8 +104,14 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
     const int floor = (int)YAMR__PLAN_TOPK_FLOOR(p);
     const size_t count_bytes =
         floor == YAMR__TOPK_FLOOR_ROW ? c->rows * yamr__topk_floor_row_bytes() : 0;
+    /* a split row's words: the select kernel's published thresholds, or the shared-list
+     * kernel's arrivals where its blocks merge their lists themselves (a floor of the row's
+     * counts merges in the place kernel) */
+    const bool row_words =
+        bpr > 1 && (slots || (floor != YAMR__TOPK_FLOOR_ROW &&
+                              yamr__topk_merges_own((long long)bpr, (long long)round_k)));
     yamr_status s = topk_workspace(gpu, partial_bytes + bound_bytes + count_bytes, err, errlen);
-    if (s == YAMR_SUCCESS && slots && bpr > 1) s = topk_row_words(gpu, c->rows, err, errlen);
+    if (s == YAMR_SUCCESS && row_words) s = topk_row_words(gpu, c->rows, err, errlen);
     if (s != YAMR_SUCCESS) return s;
 
     yamr__topk_args a;
@@ -119,7 +125,7 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
     a.partials = gpu->topk_workspace;
     a.bounds = rounds > 1 ? (char *)gpu->topk_workspace + partial_bytes : NULL;
     a.lanes_per_row = p->kernel == YAMR_KERNEL_LANES_PER_ROW ? (int)YAMR__PLAN_LANES_PER_ROW(p) : 0;
-    a.row_words = slots && bpr > 1 ? gpu->topk_row_words : NULL;
+    a.row_words = row_words ? gpu->topk_row_words : NULL;
     a.key = yamr__topk_key_rule_of(c->dtype);
     a.floor = floor;
     a.counts = count_bytes ? (char *)gpu->topk_workspace + partial_bytes + bound_bytes : NULL;
@@ -159,24 +165,30 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
                      ++phase) {
                     yamr__topk_args counting = a;
                     counting.floor = phase;
-                    yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks>
+                    yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks, true>
                         <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, counting, values,
                                                                            indices, empty);
                 }
-                yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks>
-                    <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, a, values,
-                                                                       indices, empty);
+                if (floor == YAMR__TOPK_FLOOR_ROW)
+                    yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks, true>
+                        <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, a, values,
+                                                                           indices, empty);
+                else
+                    yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks, false>
+                        <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, a, values,
+                                                                           indices, empty);
             }
-            bool placed = false; /* the place kernel: TOPK_LIST rows only take the floor */
+            bool merged = false; /* TOPK_LIST rows: the place kernel, or their own blocks */
             if constexpr (row.shape == YAMR__SHAPE_TOPK_LIST) {
                 if (bpr > 1 && floor == YAMR__TOPK_FLOOR_ROW) {
                     yamr_topk_place_kernel<Bytes, R, W>
                         <<<merge_grid, row.threads, smem, gpu->stream>>>(in, a, values,
                                                                        indices, empty);
-                    placed = true;
+                    merged = true;
                 }
+                merged = merged || (row_words && yamr__topk_merges_own((long long)bpr, a.k));
             }
-            if (bpr > 1 && !placed)
+            if (bpr > 1 && !merged)
                 yamr_topk_merge_kernel<Bytes, R, W>
                     <<<merge_grid, row.threads, smem, gpu->stream>>>(in, a, values,
                                                                    indices, empty);

@@ -470,6 +470,57 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
     if (*st.count > 0) yamr__topk_flush<Team>(st); /* settle's syncs ordered the last appends */
 }
 
+/* The scan where the part's own counts say how many ranks are at or above the floor and the
+ * buffer holds them all (yamr__topk_floor's at_floor): each goes to the buffer in one pass (those
+ * below the bound where has_bound), with no barrier, no threshold and no flush, and one sort
+ * puts the buffer into the list. The list is then what yamr__topk_scan leaves: the best ranks at
+ * or above the floor, and bottoms. In place of the scan's tests against a rising threshold and
+ * its appends in groups between barriers: H100, 128 x 32000 k256, the shared-list kernel 19.2M
+ * warp instructions where it took 21.8M. Called by the whole team after yamr__topk_open; ends
+ * with a barrier. */
+template <typename Team, int WarpSize, int Unroll, typename R, typename Source>
+__device__ inline void yamr__topk_gather(const yamr__topk_state<R> &st, long long n,
+                                         bool has_bound, R bound, R floor, const Source &src)
+{
+    const long long step = (long long)Unroll * Team::size;
+    const int lane = Team::rank() % WarpSize;
+    for (long long base = 0; base < n; base += step) {
+        typename Source::item e[Unroll];
+        yamr__topk_load_tile<Team, Unroll>(src, base, n, e);
+        unsigned passes = 0; /* bit u: position u is a candidate */
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const long long i = base + u * Team::size + Team::rank();
+            R r;
+            if (i < n && src.rank(e[u], i, r) && !yamr__rank_gt(floor, r) &&
+                (!has_bound || yamr__rank_gt(bound, r)))
+                passes |= 1u << u;
+        }
+        /* a floor near the k-th leaves a candidate in most warps' tiles: one atomic a warp, its
+         * lanes' candidates at the offsets of a prefix sum of their counts */
+        if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, passes != 0)) continue;
+        const int mine = __popc(passes);
+        int below = mine; /* inclusive prefix sum over the lanes */
+#pragma unroll
+        for (int d = 1; d < WarpSize; d *= 2) {
+            const int o = yamr__shfl<WarpSize>(below, lane >= d ? lane - d : 0);
+            if (lane >= d) below += o;
+        }
+        int at = 0;
+        if (lane == WarpSize - 1) at = atomicAdd(st.count, below);
+        at = yamr__shfl<WarpSize>(at, WarpSize - 1) + below - mine;
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            if (!((passes >> u) & 1u)) continue;
+            R r;
+            src.rank(e[u], base + u * Team::size + Team::rank(), r);
+            st.buffer[at++] = r;
+        }
+    }
+    Team::sync();
+    yamr__topk_flush<Team>(st);
+}
+
 /* ---- Warp select: each warp its own list, in registers ----
  *
  * For k up to Q * WarpSize (Q <= the TOPK_SELECT row's slots), each warp keeps its own list of
@@ -1529,27 +1580,34 @@ __device__ inline bool yamr__topk_refines(const yamr__topk_floor_bin &f, unsigne
     return f.bin >= 0 && f.in_bin > (unsigned long long)YAMR__TOPK_FLOOR_REFINE * t;
 }
 
-/* The floor of a work item (a.floor: YAMR__TOPK_FLOOR_OWN or _ROW), its elements [0, n) of
- * `src`; `counts`: bins words of shared memory (OWN). Called by the whole block. */
-template <typename Team, int WarpSize, int Unroll, typename R, typename Source>
+/* The floor of a work item (a.floor: YAMR__TOPK_FLOOR_ROW where WholeRow, else _OWN), its
+ * elements [0, n) of `src`; `counts`: bins words of shared memory (OWN). `at_floor`: how many
+ * elements rank at or above the floor where the counts are the part's own (OWN), else ~0
+ * (unknown). Called by the whole block. */
+template <typename Team, int WarpSize, int Unroll, bool WholeRow, typename R, typename Source>
 __device__ inline R yamr__topk_floor(const yamr__topk_args &a, long long row, long long n,
                                      const Source &src, unsigned *counts,
-                                     unsigned long long *scratch)
+                                     unsigned long long *scratch, unsigned long long &at_floor)
 {
     typedef yamr__topk_floor_bins<(int)sizeof(typename Source::item)> Bins;
     const unsigned long long target = (unsigned long long)(a.out_first + a.k);
     R floor = yamr__rank_bottom<R>();
     unsigned long long key;
-    if (a.floor == YAMR__TOPK_FLOOR_OWN) {
+    at_floor = ~0ull;
+    if constexpr (!WholeRow) {
         yamr__topk_count<Team, Unroll, true>(counts, NULL, -1, n, src);
         const yamr__topk_floor_bin f = yamr__topk_find_bin<Team, WarpSize>(counts, target, scratch);
         if (f.bin < 0) return floor;
         key = Bins::lowest(f.bin, 0);
+        at_floor = f.above + f.in_bin;
         if (yamr__topk_refines(f, target)) {
             yamr__topk_count<Team, Unroll, false>(NULL, counts, f.bin, n, src);
             const yamr__topk_floor_bin g =
                 yamr__topk_find_bin<Team, WarpSize>(counts, target - f.above, scratch);
-            if (g.bin >= 0) key = Bins::lowest(f.bin, g.bin);
+            if (g.bin >= 0) {
+                key = Bins::lowest(f.bin, g.bin);
+                at_floor = f.above + g.above + g.in_bin;
+            }
         }
     } else {
         const yamr__topk_row_counts rc = yamr__topk_row_counts_of(a, row);
@@ -1649,9 +1707,99 @@ __device__ inline void yamr__topk_count_row(const yamr__topk_args &a, long long 
     }
 }
 
-/* Blocks stride over (row, part of the row) pairs: the answer, or a partial list. A TOPK_LIST
- * row's values: Unroll positions a thread loads at once, MinBlocks its bound. */
-template <int Bytes, int Keys, typename R, int WarpSize, int Unroll, int MinBlocks>
+/* How many ranks of a sorted list (largest first) are above x. */
+template <typename R>
+__device__ inline int yamr__ranks_above(const R *list, int n, R x)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (yamr__rank_gt(list[mid], x)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* A rank that another block stored in this launch, loaded whole from where the device's
+ * multiprocessors agree (yamr__load_word), not from a cache of this one that may hold an older
+ * line. */
+__device__ inline yamr__rank32 yamr__rank_load_shared_by_blocks(const yamr__rank32 *p)
+{
+    yamr__rank32 r;
+    r.w = yamr__load_word(&p->w);
+    return r;
+}
+__device__ inline yamr__rank64 yamr__rank_load_shared_by_blocks(const yamr__rank64 *p)
+{
+    yamr__rank64 r;
+    r.key = yamr__load_word(&p->key);
+    r.ncol = yamr__load_word(&p->ncol);
+    return r;
+}
+
+/* The merge of few lists (YAMR__TOPK_RANK_MERGE_LISTS at most, all in the buffer) into the
+ * team's list: a rank's place in the answer is its place in its own list plus the ranks above it
+ * in each other list (binary searches in shared memory; no two ranks are equal, the lists'
+ * columns differ), and its thread puts it there: two block syncs where the sorts of
+ * yamr__topk_sort_merge take dozens. A rank costs (lists - 1) searches, so many lists (one long
+ * row) keep the sorts. Places no rank takes keep the list's bottoms (yamr__topk_open). Fresh: the
+ * lists were stored by other blocks of this launch (yamr__rank_load_shared_by_blocks). */
+#define YAMR__TOPK_RANK_MERGE_LISTS 8
+template <typename Team, bool Fresh = false, typename R>
+__device__ inline void yamr__topk_rank_merge(const yamr__topk_state<R> &st, const R *ranks,
+                                             int lists, int k)
+{
+    const int total = lists * k;
+    for (int i = Team::rank(); i < total; i += Team::size)
+        st.buffer[i] = Fresh ? yamr__rank_load_shared_by_blocks(ranks + i) : ranks[i];
+    Team::sync();
+    for (int i = Team::rank(); i < total; i += Team::size) {
+        const R x = st.buffer[i];
+        if (yamr__rank_col(x) < 0) continue;
+        const int own = i / k;
+        int place = i - own * k;
+        for (int m = 0; m < lists && place < k; ++m)
+            if (m != own) place += yamr__ranks_above(st.buffer + m * k, k, x);
+        if (place < k) st.list[place] = x;
+    }
+    Team::sync();
+}
+
+/* Whether the shared-list kernel's blocks of a row split in `lists` merge their lists of k ranks
+ * themselves (the row's last block, by rank), not the merge kernel: no second launch, and the
+ * merge of a row overlaps the other rows' scans. */
+__host__ __device__ constexpr bool yamr__topk_merges_own(long long lists, long long k)
+{
+    return lists > 1 && lists <= YAMR__TOPK_RANK_MERGE_LISTS &&
+           lists * k <= yamr__topk_buffer<yamr__topk_block_team>();
+}
+
+/* Whether this block is the last of its row's blocks to store its list: each block's threads
+ * store, fence and meet, then one counts the block in (the row's word of a.row_words); the last
+ * resets the word for the next launch and fences before its threads load the others' lists.
+ * Called by the whole block. */
+__device__ inline bool yamr__topk_last_block(const yamr__topk_args &a, long long row)
+{
+    __shared__ bool last;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long *arrived = (unsigned long long *)a.row_words + row;
+        last = atomicAdd(arrived, 1ull) == (unsigned long long)a.blocks_per_row - 1;
+        if (last) *arrived = 0; /* every block of the row has counted itself in */
+    }
+    __syncthreads();
+    if (last) __threadfence();
+    return last;
+}
+
+/* Blocks stride over (row, part of the row) pairs: the answer, or a partial list (merged by the
+ * row's last block where yamr__topk_merges_own). A TOPK_LIST row's values: Unroll positions a
+ * thread loads at once, MinBlocks its bound. WholeRow: the instance of a floor of the row's
+ * counts (YAMR__TOPK_FLOOR_ROW and the counting launches before it), else of a part's own or
+ * none; two instances, so that neither holds the other's code (one instance of both ran the row
+ * counts' launches 4-8% slower, H100: 1 x 2^24 k300 115 -> 124 us). */
+template <int Bytes, int Keys, typename R, int WarpSize, int Unroll, int MinBlocks, bool WholeRow>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS, MinBlocks)
 yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
                  yamr__topk_args a, typename yamr__topk_width<Bytes>::storage *values,
@@ -1674,24 +1822,37 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
         const long long row = part.row, first = part.first, n = part.n > 0 ? part.n : 0;
         const yamr__topk_elements<Bytes, Keys, R> src =
             yamr__topk_elements_of<Bytes, Keys, R>(a, in, row, first);
-        if (counting) {
+        if (WholeRow && counting) {
             yamr__topk_count_row<Team, WarpSize, unroll>(a, row, first, n, src, counts,
                                                          floor_scratch);
         } else {
+            unsigned long long at_floor = ~0ull;
             const R floor = a.floor == YAMR__TOPK_FLOOR_NONE
                                 ? yamr__rank_bottom<R>()
-                                : yamr__topk_floor<Team, WarpSize, unroll, R>(a, row, n, src, counts,
-                                                                             floor_scratch);
+                                : yamr__topk_floor<Team, WarpSize, unroll, WholeRow, R>(
+                                      a, row, n, src, counts, floor_scratch, at_floor);
             const yamr__topk_state<R> st =
                 yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
             bool has_bound;
             const R bound = yamr__topk_bound<R>(a, row, has_bound);
-            yamr__topk_scan<Team, WarpSize, unroll>(st, n, a.k, has_bound, bound, floor, src);
+            if (!WholeRow && at_floor <= (unsigned long long)yamr__topk_buffer<Team>())
+                yamr__topk_gather<Team, WarpSize, unroll>(st, n, has_bound, bound, floor, src);
+            else
+                yamr__topk_scan<Team, WarpSize, unroll>(st, n, a.k, has_bound, bound, floor, src);
             if (a.blocks_per_row == 1) {
                 yamr__topk_write<Team, Bytes>(st, a, row, in + row * a.ld, values, indices, empty);
             } else {
-                R *list = (R *)a.partials + w * a.k;
-                for (int j = threadIdx.x; j < a.k; j += blockDim.x) list[j] = st.list[j];
+                R *lists = (R *)a.partials + row * a.blocks_per_row * a.k;
+                for (int j = threadIdx.x; j < a.k; j += blockDim.x)
+                    lists[(w - row * a.blocks_per_row) * a.k + j] = st.list[j];
+                if (!WholeRow && a.row_words && yamr__topk_last_block(a, row)) {
+                    /* topk.hip sends row words only where yamr__topk_merges_own */
+                    const yamr__topk_state<R> merged =
+                        yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
+                    yamr__topk_rank_merge<Team, true>(merged, lists, a.blocks_per_row, a.k);
+                    yamr__topk_write<Team, Bytes>(merged, a, row, in + row * a.ld, values,
+                                                  indices, empty);
+                }
             }
         }
         __syncthreads(); /* the shared state is made anew for the next pair */
@@ -2117,45 +2278,6 @@ __device__ inline R yamr__topk_sample_kth(const R *ranks, const yamr__topk_args 
     const R t = scratch[0];
     __syncthreads(); /* scratch is free again */
     return t;
-}
-
-/* How many ranks of a sorted list (largest first) are above x. */
-template <typename R>
-__device__ inline int yamr__ranks_above(const R *list, int n, R x)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        const int mid = (lo + hi) / 2;
-        if (yamr__rank_gt(list[mid], x)) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-/* The merge of few lists (YAMR__TOPK_RANK_MERGE_LISTS at most, all in the buffer) into the
- * team's list: a rank's place in the answer is its place in its own list plus the ranks above it
- * in each other list (binary searches in shared memory; no two ranks are equal, the lists'
- * columns differ), and its thread puts it there: two block syncs where the sorts of
- * yamr__topk_sort_merge take dozens. A rank costs (lists - 1) searches, so many lists (one long
- * row) keep the sorts. Places no rank takes keep the list's bottoms (yamr__topk_open). */
-#define YAMR__TOPK_RANK_MERGE_LISTS 8
-template <typename Team, typename R>
-__device__ inline void yamr__topk_rank_merge(const yamr__topk_state<R> &st, const R *ranks,
-                                             int lists, int k)
-{
-    const int total = lists * k;
-    for (int i = Team::rank(); i < total; i += Team::size) st.buffer[i] = ranks[i];
-    Team::sync();
-    for (int i = Team::rank(); i < total; i += Team::size) {
-        const R x = st.buffer[i];
-        if (yamr__rank_col(x) < 0) continue;
-        const int own = i / k;
-        int place = i - own * k;
-        for (int m = 0; m < lists && place < k; ++m)
-            if (m != own) place += yamr__ranks_above(st.buffer + m * k, k, x);
-        if (place < k) st.list[place] = x;
-    }
-    Team::sync();
 }
 
 /* yamr__topk_sort_merge: up to this many candidates, none flushed before, take their places by
