@@ -470,57 +470,6 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
     if (*st.count > 0) yamr__topk_flush<Team>(st); /* settle's syncs ordered the last appends */
 }
 
-/* The scan where the part's own counts say how many ranks are at or above the floor and the
- * buffer holds them all (yamr__topk_floor's at_floor): each goes to the buffer in one pass (those
- * below the bound where has_bound), with no barrier, no threshold and no flush, and one sort
- * puts the buffer into the list. The list is then what yamr__topk_scan leaves: the best ranks at
- * or above the floor, and bottoms. In place of the scan's tests against a rising threshold and
- * its appends in groups between barriers: H100, 128 x 32000 k256, the shared-list kernel 19.2M
- * warp instructions where it took 21.8M. Called by the whole team after yamr__topk_open; ends
- * with a barrier. */
-template <typename Team, int WarpSize, int Unroll, typename R, typename Source>
-__device__ inline void yamr__topk_gather(const yamr__topk_state<R> &st, long long n,
-                                         bool has_bound, R bound, R floor, const Source &src)
-{
-    const long long step = (long long)Unroll * Team::size;
-    const int lane = Team::rank() % WarpSize;
-    for (long long base = 0; base < n; base += step) {
-        typename Source::item e[Unroll];
-        yamr__topk_load_tile<Team, Unroll>(src, base, n, e);
-        unsigned passes = 0; /* bit u: position u is a candidate */
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            const long long i = base + u * Team::size + Team::rank();
-            R r;
-            if (i < n && src.rank(e[u], i, r) && !yamr__rank_gt(floor, r) &&
-                (!has_bound || yamr__rank_gt(bound, r)))
-                passes |= 1u << u;
-        }
-        /* a floor near the k-th leaves a candidate in most warps' tiles: one atomic a warp, its
-         * lanes' candidates at the offsets of a prefix sum of their counts */
-        if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, passes != 0)) continue;
-        const int mine = __popc(passes);
-        int below = mine; /* inclusive prefix sum over the lanes */
-#pragma unroll
-        for (int d = 1; d < WarpSize; d *= 2) {
-            const int o = yamr__shfl<WarpSize>(below, lane >= d ? lane - d : 0);
-            if (lane >= d) below += o;
-        }
-        int at = 0;
-        if (lane == WarpSize - 1) at = atomicAdd(st.count, below);
-        at = yamr__shfl<WarpSize>(at, WarpSize - 1) + below - mine;
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            if (!((passes >> u) & 1u)) continue;
-            R r;
-            src.rank(e[u], base + u * Team::size + Team::rank(), r);
-            st.buffer[at++] = r;
-        }
-    }
-    Team::sync();
-    yamr__topk_flush<Team>(st);
-}
-
 /* ---- Warp select: each warp its own list, in registers ----
  *
  * For k up to Q * WarpSize (Q <= the TOPK_SELECT row's slots), each warp keeps its own list of
@@ -1737,32 +1686,40 @@ __device__ inline yamr__rank64 yamr__rank_load_shared_by_blocks(const yamr__rank
     return r;
 }
 
-/* The merge of few lists (YAMR__TOPK_RANK_MERGE_LISTS at most, all in the buffer) into the
- * team's list: a rank's place in the answer is its place in its own list plus the ranks above it
- * in each other list (binary searches in shared memory; no two ranks are equal, the lists'
- * columns differ), and its thread puts it there: two block syncs where the sorts of
- * yamr__topk_sort_merge take dozens. A rank costs (lists - 1) searches, so many lists (one long
- * row) keep the sorts. Places no rank takes keep the list's bottoms (yamr__topk_open). Fresh: the
- * lists were stored by other blocks of this launch (yamr__rank_load_shared_by_blocks). */
+/* The merge of few lists (YAMR__TOPK_RANK_MERGE_LISTS at most) into the team's list: a rank's
+ * place in the answer is its place in its own list plus the ranks above it in each other list
+ * (binary searches in shared memory; no two ranks are equal, the lists' columns differ), and its
+ * thread puts it there: two block syncs where the sorts of yamr__topk_sort_merge take dozens. A
+ * rank costs (lists - 1) searches, so many lists (one long row) keep the sorts. Places no rank
+ * takes keep the list's bottoms (yamr__topk_open). yamr__topk_place_lists: `lists` sorted lists
+ * of n ranks (largest first, bottoms last) side by side in the buffer, the first `keep` places
+ * of the answer; yamr__topk_rank_merge: k-rank lists from `ranks` (Fresh: stored by other blocks
+ * of this launch, yamr__rank_load_shared_by_blocks) into the buffer first. */
 #define YAMR__TOPK_RANK_MERGE_LISTS 8
+template <typename Team, typename R>
+__device__ inline void yamr__topk_place_lists(const yamr__topk_state<R> &st, int lists, int n,
+                                              int keep)
+{
+    const int total = lists * n;
+    for (int i = Team::rank(); i < total; i += Team::size) {
+        const R x = st.buffer[i];
+        if (yamr__rank_col(x) < 0) continue;
+        const int own = i / n;
+        int place = i - own * n;
+        for (int m = 0; m < lists && place < keep; ++m)
+            if (m != own) place += yamr__ranks_above(st.buffer + m * n, n, x);
+        if (place < keep) st.list[place] = x;
+    }
+    Team::sync();
+}
 template <typename Team, bool Fresh = false, typename R>
 __device__ inline void yamr__topk_rank_merge(const yamr__topk_state<R> &st, const R *ranks,
                                              int lists, int k)
 {
-    const int total = lists * k;
-    for (int i = Team::rank(); i < total; i += Team::size)
+    for (int i = Team::rank(); i < lists * k; i += Team::size)
         st.buffer[i] = Fresh ? yamr__rank_load_shared_by_blocks(ranks + i) : ranks[i];
     Team::sync();
-    for (int i = Team::rank(); i < total; i += Team::size) {
-        const R x = st.buffer[i];
-        if (yamr__rank_col(x) < 0) continue;
-        const int own = i / k;
-        int place = i - own * k;
-        for (int m = 0; m < lists && place < k; ++m)
-            if (m != own) place += yamr__ranks_above(st.buffer + m * k, k, x);
-        if (place < k) st.list[place] = x;
-    }
-    Team::sync();
+    yamr__topk_place_lists<Team>(st, lists, k, k);
 }
 
 /* Whether the shared-list kernel's blocks of a row split in `lists` merge their lists of k ranks
@@ -1791,6 +1748,75 @@ __device__ inline bool yamr__topk_last_block(const yamr__topk_args &a, long long
     __syncthreads();
     if (last) __threadfence();
     return last;
+}
+
+/* The scan where the part's own counts say how many ranks are at or above the floor and the
+ * buffer holds them all (yamr__topk_floor's at_floor): each goes to the buffer in one pass (those
+ * below the bound where has_bound), with no barrier, no threshold and no flush, in place of the
+ * scan's tests against a rising threshold and its appends in groups between barriers. Then the
+ * buffer goes into the list: up to two ranks a thread, each warp sorts a run of two a lane in
+ * registers and each rank takes its place among the runs by binary searches, two barriers in
+ * all; more, the block's sort. The list is then what yamr__topk_scan leaves: the best ranks at or
+ * above the floor, and bottoms. Called by the whole team after yamr__topk_open; ends with a
+ * barrier. */
+template <typename Team, int WarpSize, int Unroll, typename R, typename Source>
+__device__ inline void yamr__topk_gather(const yamr__topk_state<R> &st, long long n,
+                                         bool has_bound, R bound, R floor, const Source &src)
+{
+    const long long step = (long long)Unroll * Team::size;
+    const int lane = Team::rank() % WarpSize;
+    for (long long base = 0; base < n; base += step) {
+        typename Source::item e[Unroll];
+        yamr__topk_load_tile<Team, Unroll>(src, base, n, e);
+        unsigned passes = 0; /* bit u: position u is a candidate */
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            const long long i = base + u * Team::size + Team::rank();
+            R r;
+            if (i < n && src.rank(e[u], i, r) && !yamr__rank_gt(floor, r) &&
+                (!has_bound || yamr__rank_gt(bound, r)))
+                passes |= 1u << u;
+        }
+        /* a floor near the k-th leaves a candidate in most warps' tiles: one atomic a warp, its
+         * lanes' candidates at the offsets of a prefix sum of their counts */
+        if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, passes != 0)) continue;
+        const int mine = __popc(passes);
+        int below = mine; /* inclusive prefix sum over the lanes */
+#pragma unroll
+        for (int d = 1; d < WarpSize; d *= 2) {
+            const int o = yamr__shfl<WarpSize>(below, lane >= d ? lane - d : 0);
+            if (lane >= d) below += o;
+        }
+        int at = 0;
+        if (lane == WarpSize - 1) at = atomicAdd(st.count, below);
+        at = yamr__shfl<WarpSize>(at, WarpSize - 1) + below - mine;
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+            if (!((passes >> u) & 1u)) continue;
+            R r;
+            src.rank(e[u], base + u * Team::size + Team::rank(), r);
+            st.buffer[at++] = r;
+        }
+    }
+    Team::sync();
+    if (*st.count > 2 * Team::size) {
+        yamr__topk_flush<Team>(st);
+        return;
+    }
+    /* few: each warp sorts its run of 2 x WarpSize in registers, then each rank takes its place
+     * among the runs (yamr__topk_place_lists): no sort a barrier a step */
+    R v[2];
+    R *run = st.buffer + Team::rank() / WarpSize * 2 * WarpSize;
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+        const int e = (Team::rank() / WarpSize * 2 + j) * WarpSize + lane;
+        v[j] = e < *st.count ? run[j * WarpSize + lane] : yamr__rank_bottom<R>();
+    }
+    yamr__topk_warp_sort<WarpSize>(v);
+#pragma unroll
+    for (int j = 0; j < 2; ++j) run[j * WarpSize + lane] = v[j];
+    Team::sync();
+    yamr__topk_place_lists<Team>(st, Team::size / WarpSize, 2 * WarpSize, st.list_size);
 }
 
 /* Blocks stride over (row, part of the row) pairs: the answer, or a partial list (merged by the
