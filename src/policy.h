@@ -148,15 +148,19 @@ typedef struct {
                                   times k elements or more (shorter: the scan is short anyway) */
     int floor_own_blocks;      /* TOPK_LIST: rows split over at most this many blocks count each
                                   block's own part (in the L2), more count the whole row first */
+    int own_split_blocks;      /* TOPK_LIST: a split whose blocks count their own parts fills one
+                                  wave of this many blocks a multiprocessor (split_blocks at most:
+                                  fewer, longer parts) */
     int seed_first_bytes;      /* TOPK_SELECT: a warp's row of at least this many bytes a slot
                                   seeds from its lanes' first loads (one read of the row), a
                                   shorter one from the whole row (two); 0: always the whole row */
 } yamr__topk_tuning;
 #define YAMR__TOPK(slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k,         \
-                   split_blocks, floor_ratio, floor_own_blocks, seed_first_bytes)              \
+                   split_blocks, floor_ratio, floor_own_blocks, own_split_blocks,              \
+                   seed_first_bytes)                                                           \
     {slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k, split_blocks,         \
-     floor_ratio, floor_own_blocks, seed_first_bytes}
-#define YAMR__NO_TOPK YAMR__TOPK(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+     floor_ratio, floor_own_blocks, own_split_blocks, seed_first_bytes}
+#define YAMR__NO_TOPK YAMR__TOPK(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 typedef struct {
     const char *name;
@@ -217,13 +221,14 @@ typedef struct {
       threads, vectors, 0, 0, 0, lane_count, 0, mb, 0, 0, YAMR__INDEX_RANK, YAMR__MERGE_TOPK,   \
       YAMR__DONE_STREAM,                                                                       \
       YAMR__TOPK(slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k,           \
-                 split_blocks, 0, 0, seed_first_bytes),                                        \
+                 split_blocks, 0, 0, 0, seed_first_bytes),                                     \
       why)
 #define YAMR__ROW_TOPK_LIST(X, id, fam, esize, threads, count, mb, split_min, split_per_k,      \
-                            floor_ratio, floor_own_blocks, why)                                \
+                            floor_ratio, floor_own_blocks, own_split_blocks, why)              \
     X(id, fam, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST, YAMR_VARIANT_WARP_SHUFFLE, threads, \
       0, 0, 0, 0, count, 0, mb, 0, 0, YAMR__INDEX_RANK, YAMR__MERGE_TOPK, YAMR__DONE_STREAM,    \
-      YAMR__TOPK(0, 0, 0, 0, 0, split_min, split_per_k, mb, floor_ratio, floor_own_blocks, 0), \
+      YAMR__TOPK(0, 0, 0, 0, 0, split_min, split_per_k, mb, floor_ratio, floor_own_blocks,     \
+                 own_split_blocks, 0),                                                         \
       why)
 
 /* The reasons the AMD rows share (each row adds its own fact). */
@@ -245,7 +250,7 @@ typedef struct {
  * slots), a warp row's bytes a slot from which it seeds from its first loads. TOPK_LIST:
  * element size, threads, positions a thread loads at once, bound (also a split's blocks an SM),
  * split block's elements (at least, per k), the floor's (a row's elements per k at least, most
- * blocks a row that count their own parts).
+ * blocks a row that count their own parts), a split's blocks an SM where they count their own.
  */
 #define YAMR__POLICY_TABLE(X)                                                                  \
     /* ---- the CPU backend: yamr__cpu_plan (src/cpu/) puts its threads and splits in the plan */ \
@@ -316,11 +321,14 @@ typedef struct {
                           "k64 44.0 -> 52.4, f32 k128 105.1 -> 114.8); the 4-slot bound 3 "    \
                           "(H100): 1024 x 32000 k100 109 -> 97 us, but 4096 x 4096 k128 104 "  \
                           "-> 117, 64 x 128256 k100 34 -> 37, 1 x 2^26 k100 148 -> 147")       \
-    YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 8, 4, 8192, 32, 4, 8,               \
+    YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 8, 4, 8192, 32, 4, 8, 2,            \
                         "8 positions a thread at once (16: 2-7% slower on 2- and 4-byte "      \
                         "elements, H100: 1 x 2^24 k300 131.8 -> 122.8 us), bound 4: set with " \
                         "the kernel (ebf7351); a split one wave of 4 blocks an SM (9867452: "  \
-                        "64 x 128256 k50 96.7 -> 72.8 us)")                                    \
+                        "64 x 128256 k50 96.7 -> 72.8 us; at 2, H100: 1 x 2^26 k1024 264 -> " \
+                        "288), of 2 where its blocks count their own parts (H100: 128 x "     \
+                        "32000 k256 39.0 -> 35.4 us, 64 x 128256 k300 71.7 -> 61.6; 128 x "    \
+                        "32000 k256 at 4 a row 44.5)")                                         \
     /* ---- AMD wave64 (CDNA): derived from the facts, not measured */                        \
     YAMR__ROW_GRID(X, cdna_grid_e2, YAMR__CDNA, 2, YAMR__ACC_ANY, 256, 4, 4, 4, 1, 1, 1,       \
                    "derived, not measured: " YAMR__AMD_THREADS "; the loads and bounds of "   \
@@ -357,7 +365,7 @@ typedef struct {
                           "nv_topk_select_e8), k up to 256 in "                                \
                           "64-lane waves; " YAMR__AMD_BOUND "; one scan copy for the "         \
                           "compiler's time (3f068b8)")                                         \
-    YAMR__ROW_TOPK_LIST(X, cdna_topk_list, YAMR__CDNA, 0, 256, 8, 4, 8192, 32, 4, 8,           \
+    YAMR__ROW_TOPK_LIST(X, cdna_topk_list, YAMR__CDNA, 0, 256, 8, 4, 8192, 32, 4, 8, 2,        \
                         "derived, not measured: nv_topk_list's values; a list and buffer "     \
                         "take 24 or 40 KiB of a CU's 64 KiB LDS, so 2 or 1 blocks a CU, not "  \
                         "the 4 a split plans for")                                             \
@@ -395,7 +403,7 @@ typedef struct {
                           "derived, not measured: nv_topk_select's values, bound 3 (as "      \
                           "nv_topk_select_e8), 32-lane waves as "                              \
                           "an NVIDIA warp; one scan copy for the compiler's time (3f068b8)")   \
-    YAMR__ROW_TOPK_LIST(X, rdna_topk_list, YAMR__RDNA, 0, 256, 8, 4, 8192, 32, 4, 8,           \
+    YAMR__ROW_TOPK_LIST(X, rdna_topk_list, YAMR__RDNA, 0, 256, 8, 4, 8192, 32, 4, 8, 2,        \
                         "derived, not measured: nv_topk_list's values; a list and buffer "     \
                         "take 24 or 40 KiB of a CU's 64 KiB LDS (a WGP's 128 KiB)")
 

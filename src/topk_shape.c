@@ -97,6 +97,12 @@ void yamr__topk_gpu_shape(const yamr_device_info *dev, size_t rows, size_t cols,
         size_t bpr = want < fit ? want : fit;
         if (bpr > YAMR__TOPK_MAX_BLOCKS_PER_ROW) bpr = YAMR__TOPK_MAX_BLOCKS_PER_ROW;
         if (bpr < 1) bpr = 1;
+        /* a split whose blocks count their own parts: one wave of fewer, longer parts */
+        if (bpr > 1 && floor_mode(row, slots, cols, k, bpr) == YAMR__TOPK_FLOOR_OWN) {
+            const size_t own =
+                (size_t)dev->multiprocessors * (size_t)row->topk.own_split_blocks / rows;
+            if (own < bpr) bpr = own > 1 ? own : 1;
+        }
         plan->kernel = bpr > 1 ? YAMR_KERNEL_BLOCKS_PER_ROW : YAMR_KERNEL_BLOCK_PER_ROW;
         plan->shape = bpr > 1 ? YAMR_ROWS_BLOCKS_PER_ROW : YAMR_ROWS_BLOCK_PER_ROW;
         YAMR__PLAN_LANES_PER_ROW(plan) = 0;

@@ -195,10 +195,11 @@ static void every_family_has_its_rows(void)
             if (tl->count < 4 || tl->count % 4 || tl->min_blocks < 1 || tl->topk.slots != 0 ||
                 tl->topk.split_min < 1 || tl->topk.split_per_k < 1 ||
                 tl->topk.split_blocks != tl->min_blocks || tl->topk.floor_ratio < 1 ||
-                tl->topk.floor_own_blocks < 1)
+                tl->topk.floor_own_blocks < 1 || tl->topk.own_split_blocks < 1 ||
+                tl->topk.own_split_blocks > tl->topk.split_blocks)
                 failf("row %s: a thread's loads must be whole groups of 4 appends (topk.hpp, "
                       "YAMR__TOPK_GROUP_N), bounds and split sizes positive, a split's blocks "
-                      "an SM its bound",
+                      "an SM its bound, its own parts' split at most that",
                       tl->name);
         }
     }
@@ -340,7 +341,8 @@ static void sm90_rows_are_the_measured_ones(void)
         ts->topk.split_min != 8192 || ts->topk.split_per_k != 32 ||
         tl->count != 8 || tl2 != tl || tl8 != tl || tl->min_blocks != 4 ||
         tl->topk.split_min != 8192 || tl->topk.split_per_k != 32 ||
-        tl->topk.floor_ratio != 4 || tl->topk.floor_own_blocks != 8)
+        tl->topk.floor_ratio != 4 || tl->topk.floor_own_blocks != 8 ||
+        tl->topk.own_split_blocks != 2)
         failf("sm_90 top-k rows differ from the measured constants");
 }
 
@@ -463,6 +465,18 @@ static void expect_topk_lanes(yamr_context *ctx, yamr_dtype dtype, size_t rows, 
               ctx->info.arch, rows, cols, k, line);
 }
 
+/* A shared-list top-k plan on ctx splits each row over `bpr` blocks, counting by `floor`. */
+static void expect_topk_split(yamr_context *ctx, yamr_dtype dtype, size_t rows, size_t cols,
+                              size_t k, int bpr, unsigned floor)
+{
+    yamr_plan plan;
+    if (yamr_plan_for_topk(ctx, YAMR_OP_MAX, dtype, rows, cols, k, &plan) != YAMR_SUCCESS ||
+        plan.blocks_per_row != bpr || YAMR__PLAN_TOPK_FLOOR(&plan) != floor)
+        failf("%s: top-k %zu x %zu, k %zu: %d blocks a row (want %d), floor %u (want %u)",
+              ctx->info.arch, rows, cols, k, plan.blocks_per_row, bpr,
+              (unsigned)YAMR__PLAN_TOPK_FLOOR(&plan), floor);
+}
+
 void test_policy_table(void **state)
 {
     (void)state;
@@ -507,7 +521,7 @@ void test_policy_table(void **state)
         expect_plan_row(&ctx, YAMR_CALL_SEGMENTS, YAMR_DTYPE_F32, 3, 0, YAMR__ACC_BEST,
                         YAMR__SHAPE_SPLIT);
         /* top-k: warp select (a warp per row, a block per row, a split row; no floor), the
-         * shared list: a block's own counts (a row of 3 blocks, a row of one), the row's counts
+         * shared list: a block's own counts (a row of a few blocks, a row of one), the row's counts
          * (a split over every multiprocessor), no floor (k above a quarter of the row); wide
          * ranks of 4-byte keys: the shared list whatever k */
         expect_topk_row(&ctx, YAMR_DTYPE_F32, 65536, 128, 4, YAMR__TOPK_FLOOR_NONE);
@@ -518,6 +532,14 @@ void test_policy_table(void **state)
         expect_topk_row(&ctx, YAMR_DTYPE_F16, 16, 5000, 300, YAMR__TOPK_FLOOR_OWN);
         expect_topk_row(&ctx, YAMR_DTYPE_F32, 2, 1000, 300, YAMR__TOPK_FLOOR_NONE);
         expect_topk_row(&ctx, YAMR_DTYPE_U32, 1, ((size_t)1 << 32) + 5, 8, YAMR__TOPK_FLOOR_ROW);
+        /* a split of the blocks' own counts fills a wave of own_split_blocks an SM (128 rows on
+         * 132: 2 blocks a row where split_blocks give 3), one of the row's counts split_blocks */
+        if (!strcmp(ctx.info.arch, "sm_90")) {
+            expect_topk_split(&ctx, YAMR_DTYPE_F32, 128, 32000, 256, 2, YAMR__TOPK_FLOOR_OWN);
+            expect_topk_split(&ctx, YAMR_DTYPE_F32, 64, 128256, 300, 4, YAMR__TOPK_FLOOR_OWN);
+            expect_topk_split(&ctx, YAMR_DTYPE_F32, 1, (size_t)1 << 26, 1024, 528,
+                              YAMR__TOPK_FLOOR_ROW);
+        }
         /* a warp's row seeds from its first loads where it holds seed_first_bytes a slot (16 KiB
          * for k 64 on 32-lane warps, 8 KiB on 64-lane waves), else from the whole row */
         expect_topk_row(&ctx, YAMR_DTYPE_F32, 4096, 4096, 64, YAMR__TOPK_SEED_FIRST);
