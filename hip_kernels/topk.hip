@@ -159,22 +159,27 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
                     launch_select<Bytes, R, P>(p, slots, gpu->stream, in, a, values, indices,
                                                empty);
             } else {
+                /* one-word ranks: the instance of the row's counts or of the part's own (or
+                 * none); wide ranks: one of any (topk.hpp, YAMR__TOPK_FLOORS_ANY) */
+                constexpr bool wide = std::is_same<R, yamr__rank64>::value;
+                constexpr int row_floors = wide ? YAMR__TOPK_FLOORS_ANY : YAMR__TOPK_FLOORS_ROW;
+                constexpr int own_floors = wide ? YAMR__TOPK_FLOORS_ANY : YAMR__TOPK_FLOORS_OWN;
                 /* the whole row's counts, once: level 1, then level 2 (topk.hpp, the floor) */
                 for (int phase = YAMR__TOPK_FLOOR_COUNT1;
                      round == 0 && floor == YAMR__TOPK_FLOOR_ROW && phase <= YAMR__TOPK_FLOOR_COUNT2;
                      ++phase) {
                     yamr__topk_args counting = a;
                     counting.floor = phase;
-                    yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks, true>
+                    yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks, row_floors>
                         <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, counting, values,
                                                                            indices, empty);
                 }
                 if (floor == YAMR__TOPK_FLOOR_ROW)
-                    yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks, true>
+                    yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks, row_floors>
                         <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, a, values,
                                                                            indices, empty);
                 else
-                    yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks, false>
+                    yamr_topk_kernel<Bytes, Keys, R, W, row.count, row.min_blocks, own_floors>
                         <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, a, values,
                                                                            indices, empty);
             }

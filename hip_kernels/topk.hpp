@@ -1529,11 +1529,21 @@ __device__ inline bool yamr__topk_refines(const yamr__topk_floor_bin &f, unsigne
     return f.bin >= 0 && f.in_bin > (unsigned long long)YAMR__TOPK_FLOOR_REFINE * t;
 }
 
-/* The floor of a work item (a.floor: YAMR__TOPK_FLOOR_ROW where WholeRow, else _OWN), its
- * elements [0, n) of `src`; `counts`: bins words of shared memory (OWN). `at_floor`: how many
- * elements rank at or above the floor where the counts are the part's own (OWN), else ~0
- * (unknown). Called by the whole block. */
-template <typename Team, int WarpSize, int Unroll, bool WholeRow, typename R, typename Source>
+/* The floors an instance of yamr_topk_kernel holds: a part's own counts or none (and the
+ * gather, and the merge by a split row's last block), the whole row's counts (and the counting
+ * launches before them), or any, chosen at run time. One-word ranks have an instance of each of
+ * the first two, so that neither holds the other's code (one instance of both ran the row
+ * counts' launches 4-8% slower, H100: 1 x 2^24 k300 115 -> 124 us; ptxas: spills 12/120 ->
+ * 72/256 bytes stored/loaded, 0/0 in each of the two); wide ranks (f64 and i64, or rows of 2^32
+ * elements or more) one of any (scripts/library-cost.sh: 153 kernel instances for sm_90 with
+ * two each, over the limit of 150). */
+enum { YAMR__TOPK_FLOORS_OWN, YAMR__TOPK_FLOORS_ROW, YAMR__TOPK_FLOORS_ANY };
+
+/* The floor of a work item (a.floor: YAMR__TOPK_FLOOR_OWN or _ROW, as the instance's Floors
+ * allows), its elements [0, n) of `src`; `counts`: bins words of shared memory (OWN).
+ * `at_floor`: how many elements rank at or above the floor where the counts are the part's own
+ * (OWN), else ~0 (unknown). Called by the whole block. */
+template <typename Team, int WarpSize, int Unroll, int Floors, typename R, typename Source>
 __device__ inline R yamr__topk_floor(const yamr__topk_args &a, long long row, long long n,
                                      const Source &src, unsigned *counts,
                                      unsigned long long *scratch, unsigned long long &at_floor)
@@ -1543,7 +1553,8 @@ __device__ inline R yamr__topk_floor(const yamr__topk_args &a, long long row, lo
     R floor = yamr__rank_bottom<R>();
     unsigned long long key;
     at_floor = ~0ull;
-    if constexpr (!WholeRow) {
+    if (Floors == YAMR__TOPK_FLOORS_OWN ||
+        (Floors == YAMR__TOPK_FLOORS_ANY && a.floor == YAMR__TOPK_FLOOR_OWN)) {
         yamr__topk_count<Team, Unroll, true>(counts, NULL, -1, n, src);
         const yamr__topk_floor_bin f = yamr__topk_find_bin<Team, WarpSize>(counts, target, scratch);
         if (f.bin < 0) return floor;
@@ -1821,11 +1832,8 @@ __device__ inline void yamr__topk_gather(const yamr__topk_state<R> &st, long lon
 
 /* Blocks stride over (row, part of the row) pairs: the answer, or a partial list (merged by the
  * row's last block where yamr__topk_merges_own). A TOPK_LIST row's values: Unroll positions a
- * thread loads at once, MinBlocks its bound. WholeRow: the instance of a floor of the row's
- * counts (YAMR__TOPK_FLOOR_ROW and the counting launches before it), else of a part's own or
- * none; two instances, so that neither holds the other's code (one instance of both ran the row
- * counts' launches 4-8% slower, H100: 1 x 2^24 k300 115 -> 124 us). */
-template <int Bytes, int Keys, typename R, int WarpSize, int Unroll, int MinBlocks, bool WholeRow>
+ * thread loads at once, MinBlocks its bound, Floors the floors it holds (topk.hip picks). */
+template <int Bytes, int Keys, typename R, int WarpSize, int Unroll, int MinBlocks, int Floors>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS, MinBlocks)
 yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
                  yamr__topk_args a, typename yamr__topk_width<Bytes>::storage *values,
@@ -1848,20 +1856,21 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
         const long long row = part.row, first = part.first, n = part.n > 0 ? part.n : 0;
         const yamr__topk_elements<Bytes, Keys, R> src =
             yamr__topk_elements_of<Bytes, Keys, R>(a, in, row, first);
-        if (WholeRow && counting) {
+        if (Floors != YAMR__TOPK_FLOORS_OWN && counting) {
             yamr__topk_count_row<Team, WarpSize, unroll>(a, row, first, n, src, counts,
                                                          floor_scratch);
         } else {
             unsigned long long at_floor = ~0ull;
             const R floor = a.floor == YAMR__TOPK_FLOOR_NONE
                                 ? yamr__rank_bottom<R>()
-                                : yamr__topk_floor<Team, WarpSize, unroll, WholeRow, R>(
+                                : yamr__topk_floor<Team, WarpSize, unroll, Floors, R>(
                                       a, row, n, src, counts, floor_scratch, at_floor);
             const yamr__topk_state<R> st =
                 yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
             bool has_bound;
             const R bound = yamr__topk_bound<R>(a, row, has_bound);
-            if (!WholeRow && at_floor <= (unsigned long long)yamr__topk_buffer<Team>())
+            if (Floors != YAMR__TOPK_FLOORS_ROW &&
+                at_floor <= (unsigned long long)yamr__topk_buffer<Team>())
                 yamr__topk_gather<Team, WarpSize, unroll>(st, n, has_bound, bound, floor, src);
             else
                 yamr__topk_scan<Team, WarpSize, unroll>(st, n, a.k, has_bound, bound, floor, src);
@@ -1871,7 +1880,8 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
                 R *lists = (R *)a.partials + row * a.blocks_per_row * a.k;
                 for (int j = threadIdx.x; j < a.k; j += blockDim.x)
                     lists[(w - row * a.blocks_per_row) * a.k + j] = st.list[j];
-                if (!WholeRow && a.row_words && yamr__topk_last_block(a, row)) {
+                if (Floors != YAMR__TOPK_FLOORS_ROW && a.row_words &&
+                    yamr__topk_last_block(a, row)) {
                     /* topk.hip sends row words only where yamr__topk_merges_own */
                     const yamr__topk_state<R> merged =
                         yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
