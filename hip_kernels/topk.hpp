@@ -410,6 +410,27 @@ __device__ inline void yamr__topk_load_tile(const Source &src, long long base, l
     }
 }
 
+/* Bit u: position base + u * Team::size + the thread's rank of a tile (e[u], loaded by
+ * yamr__topk_load_tile) is an element whose rank is not below `least` (and below `bound` where
+ * has_bound). */
+template <typename Team, int Unroll, typename R, typename Source>
+__device__ inline unsigned yamr__topk_tile_passes(const Source &src,
+                                                  const typename Source::item (&e)[Unroll],
+                                                  long long base, long long n, R least,
+                                                  bool has_bound, R bound)
+{
+    unsigned passes = 0;
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+        const long long i = base + u * Team::size + Team::rank();
+        R r;
+        if (i < n && src.rank(e[u], i, r) && !yamr__rank_gt(least, r) &&
+            (!has_bound || yamr__rank_gt(bound, r)))
+            passes |= 1u << u;
+    }
+    return passes;
+}
+
 /*
  * The scan: the ranks of positions [0, n) of `src` (src.load(i), then src.rank(item, i, &r):
  * false for no element, a NaN under YAMR_NAN_IGNORE), those at or above `bound` left out where
@@ -443,15 +464,9 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
         for (int u = 0; u < Unroll; ++u) e[u] = next[u];
         /* the next tile's loads in flight during this one's tests and barriers */
         if (base + step < n) yamr__topk_load_tile<Team, Unroll>(src, base + step, n, next);
-        unsigned passes = 0; /* bit u: position u passes the threshold as it stands */
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            const long long i = base + u * Team::size + Team::rank();
-            R r;
-            if (i < n && src.rank(e[u], i, r) && !yamr__rank_gt(threshold, r) &&
-                (!has_bound || yamr__rank_gt(bound, r)))
-                passes |= 1u << u;
-        }
+        /* bit u: position u passes the threshold as it stands */
+        const unsigned passes =
+            yamr__topk_tile_passes<Team, Unroll>(src, e, base, n, threshold, has_bound, bound);
         if (!Team::sync_or(passes != 0)) continue; /* the same for the whole team */
 #pragma unroll
         for (int g = 0; g < Unroll; g += YAMR__TOPK_GROUP_N) {
@@ -1779,15 +1794,9 @@ __device__ inline void yamr__topk_gather(const yamr__topk_state<R> &st, long lon
     for (long long base = 0; base < n; base += step) {
         typename Source::item e[Unroll];
         yamr__topk_load_tile<Team, Unroll>(src, base, n, e);
-        unsigned passes = 0; /* bit u: position u is a candidate */
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-            const long long i = base + u * Team::size + Team::rank();
-            R r;
-            if (i < n && src.rank(e[u], i, r) && !yamr__rank_gt(floor, r) &&
-                (!has_bound || yamr__rank_gt(bound, r)))
-                passes |= 1u << u;
-        }
+        /* bit u: position u is a candidate */
+        const unsigned passes =
+            yamr__topk_tile_passes<Team, Unroll>(src, e, base, n, floor, has_bound, bound);
         /* a floor near the k-th leaves a candidate in most warps' tiles: one atomic a warp, its
          * lanes' candidates at the offsets of a prefix sum of their counts */
         if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, passes != 0)) continue;
