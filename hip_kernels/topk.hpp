@@ -485,6 +485,18 @@ __device__ inline void yamr__topk_scan(const yamr__topk_state<R> &st, long long 
     if (*st.count > 0) yamr__topk_flush<Team>(st); /* settle's syncs ordered the last appends */
 }
 
+/* The inclusive prefix sum of v over the warp's lanes, in lane `lane`. */
+template <int WarpSize>
+__device__ inline int yamr__lanes_sum(int v, int lane)
+{
+#pragma unroll
+    for (int d = 1; d < WarpSize; d *= 2) {
+        const int o = yamr__shfl<WarpSize>(v, lane >= d ? lane - d : 0);
+        if (lane >= d) v += o;
+    }
+    return v;
+}
+
 /* ---- Warp select: each warp its own list, in registers ----
  *
  * For k up to Q * WarpSize (Q <= the TOPK_SELECT row's slots), each warp keeps its own list of
@@ -1005,12 +1017,7 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
         const unsigned hits = yamr__select_hits<Unroll>(raw, in_range, least, src);
         if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, hits != 0)) continue;
         const int mine = __popc(hits);
-        int below = mine; /* inclusive prefix sum over the lanes */
-#pragma unroll
-        for (int d = 1; d < WarpSize; d *= 2) {
-            const int o = yamr__shfl<WarpSize>(below, lane >= d ? lane - d : 0);
-            if (lane >= d) below += o;
-        }
+        const int below = yamr__lanes_sum<WarpSize>(mine, lane);
         const int total = yamr__shfl<WarpSize>(below, WarpSize - 1);
         /* Step -1: every hit at once where the buffer takes them, each lane's at its offset.
          * Else (a weak threshold: ordered or equal data) steps 0, 1, ...: a group of a vector
@@ -1801,12 +1808,7 @@ __device__ inline void yamr__topk_gather(const yamr__topk_state<R> &st, long lon
          * lanes' candidates at the offsets of a prefix sum of their counts */
         if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, passes != 0)) continue;
         const int mine = __popc(passes);
-        int below = mine; /* inclusive prefix sum over the lanes */
-#pragma unroll
-        for (int d = 1; d < WarpSize; d *= 2) {
-            const int o = yamr__shfl<WarpSize>(below, lane >= d ? lane - d : 0);
-            if (lane >= d) below += o;
-        }
+        const int below = yamr__lanes_sum<WarpSize>(mine, lane);
         int at = 0;
         if (lane == WarpSize - 1) at = atomicAdd(st.count, below);
         at = yamr__shfl<WarpSize>(at, WarpSize - 1) + below - mine;
