@@ -39,9 +39,11 @@ static yamr_status topk_row_words(yamr__gpu *gpu, size_t rows, char *err, size_t
     return YAMR_SUCCESS;
 }
 
-/* The select kernel of TOPK_SELECT row P with `slots` (a power of two, at most the row's). */
+/* The select kernel of TOPK_SELECT row P with `slots` (a power of two, at most the row's);
+ * whether a split row's last block merges the row's lists (yamr__topk_merges_own), so that no
+ * merge kernel follows. */
 template <int Bytes, typename R, int P, int Q = yamr__policy_rows[P].topk.slots>
-static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream,
+static bool launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream,
                           const typename yamr__topk_width<Bytes>::storage *in,
                           const yamr__topk_args &a,
                           typename yamr__topk_width<Bytes>::storage *values, long long *indices,
@@ -50,10 +52,9 @@ static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream
     constexpr yamr__policy row = yamr__policy_rows[P];
     constexpr int W = yamr__policy_warp_width(P);
     if constexpr (Q > 1) {
-        if (slots < (unsigned)Q) {
-            launch_select<Bytes, R, P, Q / 2>(p, slots, stream, in, a, values, indices, empty);
-            return;
-        }
+        if (slots < (unsigned)Q)
+            return launch_select<Bytes, R, P, Q / 2>(p, slots, stream, in, a, values, indices,
+                                                     empty);
     }
     /* the bound: the most slots' registers, or fewer slots' */
     constexpr int min_blocks =
@@ -61,6 +62,8 @@ static void launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream
     yamr_topk_select_kernel<Bytes, R, W, Q, row.vectors, row.topk.scan_copies, min_blocks>
         <<<p->grid_blocks, row.threads, yamr__topk_select_smem<Bytes, W, Q, R>(), stream>>>(
             in, a, values, indices, empty);
+    return a.lanes_per_row == 0 &&
+           yamr__topk_merges_own(a.blocks_per_row, a.k, yamr__topk_select_room<Bytes, W, Q, R>());
 }
 
 /* The lane kernel of TOPK_SELECT row P (planned for one-word ranks only): the instance of half
@@ -104,14 +107,18 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
     const int floor = (int)YAMR__PLAN_TOPK_FLOOR(p);
     const size_t count_bytes =
         floor == YAMR__TOPK_FLOOR_ROW ? c->rows * yamr__topk_floor_row_bytes() : 0;
-    /* a split row's words: the select kernel's published thresholds, or the shared-list
-     * kernel's arrivals where its blocks merge their lists themselves (a floor of the row's
-     * counts merges in the place kernel) */
+    /* a split row's words: the select kernel's published thresholds, then its blocks'
+     * arrivals (for a merge by the row's last block), or the shared-list kernel's arrivals
+     * where its blocks merge their lists themselves (a floor of the row's counts merges in the
+     * place kernel) */
     const bool row_words =
-        bpr > 1 && (slots || (floor != YAMR__TOPK_FLOOR_ROW &&
-                              yamr__topk_merges_own((long long)bpr, (long long)round_k)));
+        bpr > 1 &&
+        (slots || (floor != YAMR__TOPK_FLOOR_ROW &&
+                   yamr__topk_merges_own((long long)bpr, (long long)round_k,
+                                         yamr__topk_buffer<yamr__topk_block_team>())));
     yamr_status s = topk_workspace(gpu, partial_bytes + bound_bytes + count_bytes, err, errlen);
-    if (s == YAMR_SUCCESS && row_words) s = topk_row_words(gpu, c->rows, err, errlen);
+    if (s == YAMR_SUCCESS && row_words)
+        s = topk_row_words(gpu, slots ? 2 * c->rows : c->rows, err, errlen);
     if (s != YAMR_SUCCESS) return s;
 
     yamr__topk_args a;
@@ -151,13 +158,16 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
         {
             const size_t smem =
                 ((size_t)a.list_size + yamr__topk_buffer<yamr__topk_block_team>()) * sizeof(R);
+            /* whether a split row is merged by then: by its own blocks (a select or shared-list
+             * kernel's last block) or by the place kernel; else the merge kernel follows */
+            bool merged = false;
             if constexpr (row.shape == YAMR__SHAPE_TOPK_SELECT) {
                 static_assert(yamr__topk_select_holds<Bytes, R>(), "launch_class() makes none");
                 if (slots == 0) /* lane rows */
                     launch_lanes<Bytes, R, P>(p, gpu->stream, in, a, values, indices, empty);
                 else
-                    launch_select<Bytes, R, P>(p, slots, gpu->stream, in, a, values, indices,
-                                               empty);
+                    merged = launch_select<Bytes, R, P>(p, slots, gpu->stream, in, a, values,
+                                                        indices, empty);
             } else {
                 /* one-word ranks: the instance of the row's counts or of the part's own (or
                  * none); wide ranks: one of any (topk.hpp, YAMR__TOPK_FLOORS_ANY) */
@@ -183,7 +193,6 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
                         <<<p->grid_blocks, row.threads, smem, gpu->stream>>>(in, a, values,
                                                                            indices, empty);
             }
-            bool merged = false; /* TOPK_LIST rows: the place kernel, or their own blocks */
             if constexpr (row.shape == YAMR__SHAPE_TOPK_LIST) {
                 if (bpr > 1 && floor == YAMR__TOPK_FLOOR_ROW) {
                     yamr_topk_place_kernel<Bytes, R, W>
@@ -191,7 +200,10 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
                                                                        indices, empty);
                     merged = true;
                 }
-                merged = merged || (row_words && yamr__topk_merges_own((long long)bpr, a.k));
+                merged = merged ||
+                         (row_words && yamr__topk_merges_own(
+                                           (long long)bpr, a.k,
+                                           yamr__topk_buffer<yamr__topk_block_team>()));
             }
             if (bpr > 1 && !merged)
                 yamr_topk_merge_kernel<Bytes, R, W>

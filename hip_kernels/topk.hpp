@@ -1755,27 +1755,27 @@ __device__ inline void yamr__topk_rank_merge(const yamr__topk_state<R> &st, cons
     yamr__topk_place_lists<Team>(st, lists, k, k);
 }
 
-/* Whether the shared-list kernel's blocks of a row split in `lists` merge their lists of k ranks
- * themselves (the row's last block, by rank), not the merge kernel: no second launch, and the
- * merge of a row overlaps the other rows' scans. */
-__host__ __device__ constexpr bool yamr__topk_merges_own(long long lists, long long k)
+/* Whether a row's blocks split in `lists` merge their lists of k ranks themselves (the row's
+ * last block, by rank, with `room` ranks of shared memory besides the list), not the merge
+ * kernel: no second launch, and the merge of a row overlaps the other rows' scans. The
+ * shared-list kernel's room is its buffer; the select kernel's, yamr__topk_select_room. */
+__host__ __device__ constexpr bool yamr__topk_merges_own(long long lists, long long k,
+                                                         long long room)
 {
-    return lists > 1 && lists <= YAMR__TOPK_RANK_MERGE_LISTS &&
-           lists * k <= yamr__topk_buffer<yamr__topk_block_team>();
+    return lists > 1 && lists <= YAMR__TOPK_RANK_MERGE_LISTS && lists * k <= room;
 }
 
-/* Whether this block is the last of its row's blocks to store its list: each block's threads
- * store, fence and meet, then one counts the block in (the row's word of a.row_words); the last
- * resets the word for the next launch and fences before its threads load the others' lists.
- * Called by the whole block. */
-__device__ inline bool yamr__topk_last_block(const yamr__topk_args &a, long long row)
+/* Whether this block is the last of its row's `parts` blocks to store its list: each block's
+ * threads store, fence and meet, then one counts the block in (the row's word `arrived`); the
+ * last resets the word for the next launch and fences before its threads load the others'
+ * lists. Called by the whole block. */
+__device__ inline bool yamr__topk_last_block(unsigned long long *arrived, int parts)
 {
     __shared__ bool last;
     __threadfence();
     __syncthreads();
     if (threadIdx.x == 0) {
-        unsigned long long *arrived = (unsigned long long *)a.row_words + row;
-        last = atomicAdd(arrived, 1ull) == (unsigned long long)a.blocks_per_row - 1;
+        last = atomicAdd(arrived, 1ull) == (unsigned long long)parts - 1;
         if (last) *arrived = 0; /* every block of the row has counted itself in */
     }
     __syncthreads();
@@ -1892,7 +1892,8 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
                 for (int j = threadIdx.x; j < a.k; j += blockDim.x)
                     lists[(w - row * a.blocks_per_row) * a.k + j] = st.list[j];
                 if (Floors != YAMR__TOPK_FLOORS_ROW && a.row_words &&
-                    yamr__topk_last_block(a, row)) {
+                    yamr__topk_last_block((unsigned long long *)a.row_words + row,
+                                          a.blocks_per_row)) {
                     /* topk.hip sends row words only where yamr__topk_merges_own */
                     const yamr__topk_state<R> merged =
                         yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
@@ -2177,6 +2178,18 @@ __host__ __device__ constexpr int yamr__topk_scan_copies(int row_copies)
 #endif
 }
 
+/* The ranks of a select kernel's shared memory (its warps' buffers) besides a list of k <= Q x
+ * WarpSize: the room of a split row's last block that merges the row's lists
+ * (yamr__topk_merges_own). */
+template <int Bytes, int WarpSize, int Q, typename R>
+__host__ __device__ constexpr long long yamr__topk_select_room()
+{
+    return (long long)(YAMR__TOPK_THREADS / WarpSize) *
+               yamr__warp_select<WarpSize, Q, R,
+                                 typename yamr__topk_width<Bytes>::storage>::buffer -
+           (long long)Q * WarpSize;
+}
+
 /*
  * Warp select (k <= Q * WarpSize): with a.lanes_per_row the warp's width, each warp of a block
  * takes rows in turn and writes each answer from its list (lane rows are another kernel's,
@@ -2200,6 +2213,7 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
     extern __shared__ unsigned long long yamr__topk_smem[];
     __shared__ unsigned long long team_word;
     __shared__ unsigned seed_counts[512]; /* the block seed's (yamr__warp_select::seed_block) */
+    __shared__ int merge_count;           /* a split row's last block: its merge's state */
     const int warp = threadIdx.x / WarpSize, lane = threadIdx.x % WarpSize;
     R *const lists = (R *)yamr__topk_smem;
     const bool by_warp = a.lanes_per_row != 0;
@@ -2265,6 +2279,22 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
                 for (int j = 0; j < Q; ++j)
                     if (j * WarpSize + lane < a.k) list[j * WarpSize + lane] = sel.v[j];
             }
+        }
+        /* a split row of few lists: its last block merges them (the arrivals: the row words'
+         * second half), and clears the row's threshold word as the merge kernel does */
+        if (!by_warp &&
+            yamr__topk_merges_own(a.blocks_per_row, a.k,
+                                  yamr__topk_select_room<Bytes, WarpSize, Q, R>()) &&
+            yamr__topk_last_block((unsigned long long *)a.row_words + a.rows + row,
+                                  a.blocks_per_row)) {
+            if (threadIdx.x == 0) ((unsigned long long *)a.row_words)[row] = 0;
+            const yamr__topk_state<R> st =
+                yamr__topk_open<yamr__topk_block_team>(lists, &merge_count, a.list_size);
+            yamr__topk_rank_merge<yamr__topk_block_team, true>(
+                st, (const R *)a.partials + row * a.blocks_per_row * a.k, a.blocks_per_row,
+                a.k);
+            yamr__topk_write<yamr__topk_block_team, Bytes>(st, a, row, in + row * a.ld, values,
+                                                           indices, empty);
         }
         if (!by_warp) __syncthreads(); /* the lists are made anew for the next pair */
     }
