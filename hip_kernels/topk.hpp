@@ -1726,8 +1726,9 @@ __device__ inline yamr__rank64 yamr__rank_load_shared_by_blocks(const yamr__rank
  * rank costs (lists - 1) searches, so many lists (one long row) keep the sorts. Places no rank
  * takes keep the list's bottoms (yamr__topk_open). yamr__topk_place_lists: `lists` sorted lists
  * of n ranks (largest first, bottoms last) side by side in the buffer, the first `keep` places
- * of the answer; yamr__topk_rank_merge: k-rank lists from `ranks` (Fresh: stored by other blocks
- * of this launch, yamr__rank_load_shared_by_blocks) into the buffer first. */
+ * of the answer; yamr__topk_rank_merge: k-rank lists from `ranks`, stored by other blocks of
+ * this launch (a split row's last block: yamr__rank_load_shared_by_blocks), into the buffer
+ * first. */
 #define YAMR__TOPK_RANK_MERGE_LISTS 8
 template <typename Team, typename R>
 __device__ inline void yamr__topk_place_lists(const yamr__topk_state<R> &st, int lists, int n,
@@ -1745,12 +1746,12 @@ __device__ inline void yamr__topk_place_lists(const yamr__topk_state<R> &st, int
     }
     Team::sync();
 }
-template <typename Team, bool Fresh = false, typename R>
+template <typename Team, typename R>
 __device__ inline void yamr__topk_rank_merge(const yamr__topk_state<R> &st, const R *ranks,
                                              int lists, int k)
 {
     for (int i = Team::rank(); i < lists * k; i += Team::size)
-        st.buffer[i] = Fresh ? yamr__rank_load_shared_by_blocks(ranks + i) : ranks[i];
+        st.buffer[i] = yamr__rank_load_shared_by_blocks(ranks + i);
     Team::sync();
     yamr__topk_place_lists<Team>(st, lists, k, k);
 }
@@ -1897,7 +1898,7 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
                     /* topk.hip sends row words only where yamr__topk_merges_own */
                     const yamr__topk_state<R> merged =
                         yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
-                    yamr__topk_rank_merge<Team, true>(merged, lists, a.blocks_per_row, a.k);
+                    yamr__topk_rank_merge<Team>(merged, lists, a.blocks_per_row, a.k);
                     yamr__topk_write<Team, Bytes>(merged, a, row, in + row * a.ld, values,
                                                   indices, empty);
                 }
@@ -2290,7 +2291,7 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
             if (threadIdx.x == 0) ((unsigned long long *)a.row_words)[row] = 0;
             const yamr__topk_state<R> st =
                 yamr__topk_open<yamr__topk_block_team>(lists, &merge_count, a.list_size);
-            yamr__topk_rank_merge<yamr__topk_block_team, true>(
+            yamr__topk_rank_merge<yamr__topk_block_team>(
                 st, (const R *)a.partials + row * a.blocks_per_row * a.k, a.blocks_per_row,
                 a.k);
             yamr__topk_write<yamr__topk_block_team, Bytes>(st, a, row, in + row * a.ld, values,
@@ -2633,8 +2634,8 @@ yamr__topk_place_merge(R *cand, int cap, const R *ranks, const yamr__topk_args &
     return true;
 }
 
-/* A block per row merges the row's partial lists (by rank where they are few, else through the
- * sorts) and writes the answer. */
+/* A block per row merges the row's partial lists through the sorts and writes the answer: rows
+ * of more lists than their own last block merges (yamr__topk_merges_own). */
 template <int Bytes, typename R, int WarpSize>
 __global__ void __launch_bounds__(YAMR__TOPK_THREADS)
 yamr_topk_merge_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ in,
@@ -2651,10 +2652,7 @@ yamr_topk_merge_kernel(const typename yamr__topk_width<Bytes>::storage *__restri
             yamr__topk_open<Team>((R *)yamr__topk_smem, &count, a.list_size);
         const R *ranks = (const R *)a.partials + row * total;
         if (a.row_words && threadIdx.x == 0) ((unsigned long long *)a.row_words)[row] = 0;
-        if (lists <= YAMR__TOPK_RANK_MERGE_LISTS && total <= yamr__topk_buffer<Team>())
-            yamr__topk_rank_merge<Team>(st, ranks, (int)lists, a.k);
-        else
-            yamr__topk_sort_merge<WarpSize>(st, ranks, a);
+        yamr__topk_sort_merge<WarpSize>(st, ranks, a);
         yamr__topk_write<Team, Bytes>(st, a, row, in + row * a.ld, values, indices, empty);
         __syncthreads();
     }
