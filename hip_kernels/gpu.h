@@ -35,7 +35,8 @@ struct yamr__gpu {
      * more, kept for the context's lifetime */
     void *topk_workspace;
     size_t topk_workspace_bytes;
-    /* the select kernel's threshold word per row of a split (topk.hpp): zero between calls */
+    /* a split's words per row (topk.hpp: the select kernel's thresholds, the blocks' arrivals
+     * for a merge by the row's last block): zero between calls */
     unsigned long long *topk_row_words;
     size_t topk_row_words_n;
 };

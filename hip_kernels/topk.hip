@@ -23,8 +23,9 @@ static yamr_status topk_workspace(yamr__gpu *gpu, size_t bytes, char *err, size_
     return YAMR_SUCCESS;
 }
 
-/* The select kernel's row words hold at least `rows`, all zero (the merge kernel zeroes those it
- * used). */
+/* A split row's words hold at least `rows` words, all zero (each launch leaves those it used
+ * zero: the threshold words by the merge kernel or the row's last block, the arrival words by
+ * the last block). */
 static yamr_status topk_row_words(yamr__gpu *gpu, size_t rows, char *err, size_t errlen)
 {
     if (rows <= gpu->topk_row_words_n) return YAMR_SUCCESS;

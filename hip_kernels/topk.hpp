@@ -1131,7 +1131,9 @@ struct yamr__topk_args {
     int write_bounds;    /* a later round follows: keep this round's last rank */
     int lanes_per_row;   /* select kernel: the lanes of a row: the warp's width, fewer (lane
                             lists), or 0 (a block or blocks per row) */
-    void *row_words;     /* select kernel, blocks_per_row > 1: rows words, 0 between calls */
+    void *row_words;     /* blocks_per_row > 1, 0 between calls: the select kernel's rows
+                            threshold words and rows arrival words, or the shared-list
+                            kernel's rows arrival words (its own merge), or NULL */
     yamr__topk_key_rule key; /* the dtype's key */
     int floor;           /* yamr_topk_kernel: a yamr__topk_floor_mode */
     int merge_blocks;    /* yamr_topk_place_kernel: blocks a row (topk.hip) */
