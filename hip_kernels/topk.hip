@@ -201,10 +201,9 @@ static yamr_status launch_topk(yamr__gpu *gpu, const yamr__topk_call *c, char *e
                                                                        indices, empty);
                     merged = true;
                 }
-                merged = merged ||
-                         (row_words && yamr__topk_merges_own(
-                                           (long long)bpr, a.k,
-                                           yamr__topk_buffer<yamr__topk_block_team>()));
+                /* row words: its blocks merge (yamr__topk_merges_own of the first round's k,
+                 * so of every round's) */
+                merged = merged || row_words;
             }
             if (bpr > 1 && !merged)
                 yamr_topk_merge_kernel<Bytes, R, W>
