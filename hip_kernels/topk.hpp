@@ -688,13 +688,17 @@ struct yamr__warp_select {
         yamr__rank_of_word(t, w);
         raise(t);
     }
-    /* Merges the buffer into the list, a list's length at a time; the k-th raises the threshold. */
-    __device__ inline void flush()
+    /* Merges the buffer into the list, a list's length at a time, each round's k-th raising the
+     * threshold. Where not `all`, once what is left fits a list's length it stays in the buffer
+     * (at its start, those below the risen threshold dropped) for a later flush: a round sorts
+     * a whole list's length however few it holds, and the next appends may fill it. */
+    __device__ inline void flush(bool all)
     {
         const int lane = threadIdx.x % WarpSize;
         yamr__warp_sync(~(yamr__lane_mask)0); /* the appends are seen */
+        int s0 = 0;
 #pragma unroll 1
-        for (int s0 = 0; s0 < count; s0 += list) {
+        for (; s0 < count; s0 += list) {
             R s[Q];
 #pragma unroll
             for (int j = 0; j < Q; ++j) {
@@ -703,16 +707,22 @@ struct yamr__warp_select {
             }
             yamr__topk_warp_sort<WarpSize>(s);
             yamr__reg_merge<WarpSize>(v, s);
+            raise(yamr__reg_at<WarpSize>(v, k - 1));
+            if (!all && count - (s0 + list) <= list) break;
+        }
+        int left = 0; /* the rest, [s0 + list, count): a list's length at most, past [0, list) */
+#pragma unroll
+        for (int j = 0; j < Q; ++j) {
+            const int e = s0 + list + j * WarpSize + lane;
+            const R r = e < count ? buf[e] : yamr__rank_bottom<R>();
+            const bool keep = e < count && !yamr__rank_gt(threshold, r);
+            const yamr__lane_mask m = yamr__ballot<WarpSize>(keep);
+            if (keep) buf[left + yamr__popc_mask(m & ((((yamr__lane_mask)1) << lane) - 1))] = r;
+            left += yamr__popc_mask(m);
         }
         yamr__warp_sync(~(yamr__lane_mask)0); /* read before the next appends */
-        count = 0;
-        raise(yamr__reg_at<WarpSize>(v, k - 1));
+        count = left;
         publish();
-    }
-    /* Makes room for a group of appends and a warp's width. */
-    __device__ inline void room()
-    {
-        if (count > list) flush();
     }
     /* Appends r where `pass` (the caller made room). */
     __device__ inline void append(bool pass, const R &r)
@@ -780,14 +790,18 @@ __device__ inline Storage yamr__vector_element(const uint4 &raw, int c)
 template <typename Storage>
 __device__ inline Storage yamr__vector_element_at(const uint4 &raw, int c)
 {
-    static_assert(sizeof(Storage) <= 4, "elements of a word at most");
-    constexpr int per_word = 4 / sizeof(Storage);
-    const int i = c / per_word;
-    uint32_t w = raw.x;
-    w = i == 1 ? raw.y : w;
-    w = i == 2 ? raw.z : w;
-    w = i == 3 ? raw.w : w;
-    return (Storage)(w >> (8 * sizeof(Storage) * (c % per_word)));
+    if constexpr (sizeof(Storage) == 8) {
+        return (Storage)(c == 0 ? (unsigned long long)raw.y << 32 | raw.x
+                                : (unsigned long long)raw.w << 32 | raw.z);
+    } else {
+        constexpr int per_word = 4 / sizeof(Storage);
+        const int i = c / per_word;
+        uint32_t w = raw.x;
+        w = i == 1 ? raw.y : w;
+        w = i == 2 ? raw.z : w;
+        w = i == 3 ? raw.w : w;
+        return (Storage)(w >> (8 * sizeof(Storage) * (c % per_word)));
+    }
 }
 
 /* Element c of a vector of floats of `Bytes` bytes (bf16 where Bf16, else f16 for 2) as a float,
@@ -1024,22 +1038,25 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
          * at a time, checked against the threshold as it rises. */
 #pragma unroll 1
         for (int step = total <= sel.buffer - sel.list ? -1 : 0; step < groups; ++step) {
-            if (step < 0 ? sel.count + total > sel.buffer : sel.count > sel.list) sel.flush();
+            if (step < 0 ? sel.count + total > sel.buffer : sel.count > sel.list) sel.flush(false);
             if (step < 0) {
+                /* a hit of each lane at a time: hits are few, and a branch per element
+                 * would take every element where any lane of the warp has a hit */
                 int at = sel.count + below - mine;
+#pragma unroll 1
+                for (unsigned rest = hits; rest; rest &= rest - 1) {
+                    const int b = __ffs(rest) - 1, u = b / per_vec, c = b % per_vec;
+                    uint4 x = raw[0];
 #pragma unroll
-                for (int u = 0; u < Unroll; ++u) {
-                    const long long first = head + (b0 + (long long)u * lanes + tid) * per_vec;
-#pragma unroll
-                    for (int c = 0; c < per_vec; ++c) {
-                        if (!((hits >> (u * per_vec + c)) & 1u)) continue;
-                        R r;
-                        src.rank(yamr__vector_element<S>(raw[u], c), first + c, r);
-                        sel.buf[at++] = r;
-                    }
+                    for (int j = 1; j < Unroll; ++j)
+                        if (u == j) x = raw[j];
+                    R r;
+                    src.rank(yamr__vector_element_at<S>(x, c),
+                             head + (b0 + (long long)u * lanes + tid) * per_vec + c, r);
+                    sel.buf[at++] = r;
                 }
                 sel.count += total;
-                if (sel.count > sel.list) sel.flush(); /* early: the threshold rises sooner */
+                if (sel.count > sel.list) sel.flush(false); /* early: the threshold rises sooner */
                 break;
             }
             const int u = step * group / per_vec, c0 = step * group % per_vec;
@@ -1062,7 +1079,7 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
             }
         }
     }
-    if (sel.count > 0) sel.flush();
+    if (sel.count > 0) sel.flush(true);
 }
 
 /* ---- Kernels ---- */
