@@ -1935,11 +1935,11 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
  * least where the row has 2k vectors, up to the warp's width: src/topk_shape.c) take a row, and
  * a warp WarpSize / lanes rows at once; each lane loads all its elements (16-byte vectors g,
  * g + lanes, ... of the row, g its place among the row's lanes) at once. The k-th largest of the
- * row's lanes' largest keys (each lane counts the lanes above it) is at or below k elements'
- * keys, so no element below it is in the answer: on random rows about k + k/4 elements reach it
- * (floats compare by value, as in the select scan). Those go to the row's part of the
- * warp's buffer (a prefix sum of the lanes' counts), and each is placed by its rank among them
- * (how many are larger): no list, no sort. Where a row has more candidates than its part holds
+ * row's lanes' largest keys (a sort of one key a lane) is at or below k elements' keys, so no
+ * element below it is in the answer: on random rows about k + k/4 elements reach it (floats
+ * compare by value, as in the select scan). Those go to the row's part of the warp's buffer (a
+ * prefix sum of the lanes' counts), and each is placed by its rank among them (how many are
+ * larger): no list, no sort of them. Where a row has more candidates than its part holds
  * (ordered or equal data), its warp takes each row's k best one at a time instead, by a max
  * across the row's lanes.
  */
@@ -2026,24 +2026,25 @@ __device__ inline typename Source::key_type yamr__lane_most(const uint4 (&raw)[V
 }
 
 /* The k-th largest of the row's lanes' keys m (lane g of the row holds one), in every lane of
- * the row; 0 (below or at every key) where the row has fewer lanes than k. Each lane counts the
- * row's lanes above it (a larger key, or an equal one at a smaller g): the lane of k - 1 above
- * holds the k-th. */
+ * the row; 0 (below or at every key) where the row has fewer lanes than k. The row's lanes sort
+ * their keys largest first (a bitonic network of shuffles over the row's lanes, a power of two;
+ * equal keys in any order: only the k-th's key is taken), then read lane k - 1's. */
 template <int WarpSize, typename Key>
 __device__ inline Key yamr__lane_kth(Key m, int lanes, int k)
 {
-    const int lane = threadIdx.x % WarpSize, g = lane & (lanes - 1), first = lane - g;
-    int above = 0;
-    for (int d = 1; d < lanes; ++d) {
-        const int h = (g + d) & (lanes - 1);
-        const Key o = yamr__shfl<WarpSize>(m, first + h);
-        above += o > m || (o == m && h < g) ? 1 : 0;
+    const int lane = threadIdx.x % WarpSize, g = lane & (lanes - 1);
+#pragma unroll
+    for (int size = 2; size <= WarpSize; size *= 2) {
+        if (size > lanes) break; /* the same in every lane */
+#pragma unroll
+        for (int stride = size / 2; stride > 0; stride /= 2) {
+            const Key o = yamr__shfl_xor<WarpSize>(m, stride);
+            /* the lower lane of a pair keeps the larger where this run goes largest first */
+            const bool larger = ((g & stride) == 0) == ((g & size) == 0);
+            if ((o > m) == larger) m = o;
+        }
     }
-    const yamr__lane_mask at = yamr__ballot<WarpSize>(above == k - 1) &
-                               ((lanes == WarpSize ? ~(yamr__lane_mask)0
-                                                   : (((yamr__lane_mask)1) << lanes) - 1)
-                                << first);
-    const Key kth = yamr__shfl<WarpSize>(m, at ? yamr__lowest_lane(at) : lane);
+    const Key kth = yamr__shfl<WarpSize>(m, lane - g + (k <= lanes ? k - 1 : 0));
     return k <= lanes ? kth : (Key)0;
 }
 
@@ -2078,14 +2079,16 @@ __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
     constexpr int per_vec = 16 / sizeof(S), warps = YAMR__TOPK_THREADS / WarpSize;
     constexpr int V = Count / per_vec;
     static_assert(V * per_vec == Count && Count <= 32, "a lane's candidates are one word");
+    /* lanes is a power of two: shifts, not divisions */
     const int lanes = a.lanes_per_row, lane = threadIdx.x % WarpSize, g = lane & (lanes - 1);
-    const int cap = buffer / (WarpSize / lanes);
-    R *const part = buf + (lane / lanes) * cap;
-    const long long per_warp = WarpSize / lanes;
+    const int shift = __ffs(lanes) - 1;
+    const int cap = buffer / WarpSize * lanes;
+    R *const part = buf + (lane >> shift) * cap;
+    const long long per_warp = WarpSize >> shift;
     const long long stride = (long long)gridDim.x * warps * per_warp;
     for (long long base = ((long long)blockIdx.x * warps + threadIdx.x / WarpSize) * per_warp;
          base < a.rows; base += stride) { /* the same trips in every lane of the warp */
-        const long long row = base + lane / lanes;
+        const long long row = base + (lane >> shift);
         const bool mine = row < a.rows;
         const yamr__topk_elements<Bytes, YAMR__KEYS_EITHER, R> src =
             yamr__topk_elements_of<Bytes, YAMR__KEYS_EITHER, R>(a, in, mine ? row : 0, 0);
