@@ -575,12 +575,12 @@ __device__ inline void yamr__reg_merge(R (&v)[Q], const R (&s)[Q])
     yamr__reg_clean<WarpSize>(v);
 }
 
-/* The block seed (yamr__warp_select::seed_block): k from YAMR__TOPK_SEED_BLOCK_K (for k = 1 a
- * warp's own seed, its exact maximum, beats the block's, 16 bits of a key), and a 16-bit digest
- * of a key of `Bytes`-byte elements in the keys' order (a larger key's is not smaller): the
- * whole key of 2 bytes (NaN's top key as the largest), else its top 16 bits; the least key of
- * a digest is at or below every key that has it. */
-#define YAMR__TOPK_SEED_BLOCK_K 2
+/* The counted seed (yamr__warp_select::seed_counted): k from YAMR__TOPK_SEED_COUNTED_K (for
+ * k = 1 a warp's own seed, its exact maximum, beats a counted one, 16 bits of a key), and a
+ * 16-bit digest of a key of `Bytes`-byte elements in the keys' order (a larger key's is not
+ * smaller): the whole key of 2 bytes (NaN's top key as the largest), else its top 16 bits; the
+ * least key of a digest is at or below every key that has it. */
+#define YAMR__TOPK_SEED_COUNTED_K 2
 template <int Bytes, typename Key>
 __device__ inline unsigned yamr__seed_digest(Key key)
 {
@@ -732,30 +732,47 @@ struct yamr__warp_select {
         if (pass) buf[count + yamr__popc_mask(m & ((((yamr__lane_mask)1) << lane) - 1))] = r;
         count += yamr__popc_mask(m);
     }
-    /* The block's seed, called by every thread of the block in place of seed(): the k-th
-     * largest of all its warps' group maxima, a bound as a warp's own is and higher (the
-     * block's first loads are its warps' together), found without a sort by counts of the keys'
-     * digests (yamr__seed_digest), the top byte, then the next byte within the top byte's bin
-     * of the k-th; that bin's digest gives its least key. `counts`: 512 words of shared
-     * memory, zero on entry. */
-    template <int G, typename Key>
-    __device__ inline void seed_block(const Key (&group_max)[G], unsigned *counts)
+    /* The counted seed, in place of seed() for k from YAMR__TOPK_SEED_COUNTED_K: the k-th
+     * largest of the group maxima, found without a sort by counts of the keys' digests
+     * (yamr__seed_digest), the top byte, then the next byte within the top byte's bin of the
+     * k-th; that bin's digest gives its least key. Where Block, every thread of the block calls it and the maxima are
+     * all its warps' (a bound as a warp's own is and higher: the block's first loads are its
+     * warps' together), `counts` 512 words of shared memory, zero on entry; else the warp's
+     * own, `counts` 256 words of the warp's, cleared here for each byte. */
+    template <bool Block, int G, typename Key>
+    __device__ inline void seed_counted(const Key (&group_max)[G], unsigned *counts)
     {
         constexpr int bytes = sizeof(Storage);
+        const int lane = threadIdx.x % WarpSize;
+        const auto sync = [] {
+            if constexpr (Block) __syncthreads();
+            else yamr__warp_sync(~(yamr__lane_mask)0);
+        };
+        const auto clear = [&] {
+            if constexpr (!Block) {
+                sync(); /* the last counts are read */
+                for (int i = lane; i < 256; i += WarpSize) counts[i] = 0;
+                sync();
+            }
+        };
+        clear();
 #pragma unroll
         for (int j = 0; j < G; ++j)
             atomicAdd(&counts[yamr__seed_digest<bytes>(group_max[j]) >> 8], 1u);
-        __syncthreads();
+        sync();
         int need = k;
         const int top = yamr__seed_bin<WarpSize>(counts, need);
+        clear();
+        unsigned *const second = Block ? counts + 256 : counts;
 #pragma unroll
         for (int j = 0; j < G; ++j) {
             const unsigned d = yamr__seed_digest<bytes>(group_max[j]);
-            if ((int)(d >> 8) == top) atomicAdd(&counts[256 + (d & 255u)], 1u);
+            if ((int)(d >> 8) == top) atomicAdd(&second[d & 255u], 1u);
         }
-        __syncthreads();
+        sync();
         /* the same in every warp, which read the same counts */
-        const int next = top < 0 ? -1 : yamr__seed_bin<WarpSize>(counts + 256, need);
+        const int next = top < 0 ? -1 : yamr__seed_bin<WarpSize>(second, need);
+        if constexpr (!Block) sync(); /* read before the buffer takes ranks */
         if (next >= 0) {
             R r;
             yamr__rank_of_key(r, yamr__seed_key<bytes>((unsigned)(top << 8 | next)));
@@ -970,7 +987,7 @@ __device__ inline unsigned yamr__select_hits(const uint4 (&raw)[Unroll], unsigne
  * first. A thread's key compare is the whole work for a load with no candidate in its warp.
  * The seed's groups hold every element where `seed_all` (a warp's row whose plan is not
  * YAMR__TOPK_SEED_FIRST: two reads of the row), else the first loads, whose maxima the block's
- * warps count together where `seed_counts` (seed_block).
+ * warps count together where `seed_counts` (seed_counted).
  * Where Ahead, a thread's next batch is loaded before the current one is tested (the loads of
  * one batch in flight during the other's compares and appends).
  * The flush is written out three times, and the sorts once each, since every copy of their
@@ -993,16 +1010,25 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
     const long long head = yamr__head_of(p, n);
     const long long vectors = (n - head) / per_vec;
     const long long tail = head + vectors * per_vec;
+    const uint4 *vec = (const uint4 *)(p + head);
+    Key group_max[seed_groups];
+    yamr__group_max<Unroll>(vec, vectors, tid, lanes, seed_all, src, group_max);
+    /* counted: the block's counts, or a warp's of two slots or more in its buffer (empty until
+     * the seed is found; a warp of one slot sorts its maxima faster) */
+    static_assert(yamr__warp_select<WarpSize, Q, R, S>::buffer * sizeof(R) >=
+                      256 * sizeof(unsigned),
+                  "a buffer holds 256 counts");
+    if (sel.k >= YAMR__TOPK_SEED_COUNTED_K && seed_counts)
+        sel.template seed_counted<true>(group_max, seed_counts);
+    else if (sel.k >= YAMR__TOPK_SEED_COUNTED_K && Q >= 2)
+        sel.template seed_counted<false>(group_max, (unsigned *)sel.buf);
+    else
+        sel.seed(group_max);
     { /* the buffer is empty: room for a warp's width */
         const long long t = tid < head ? tid : tail + tid - head;
         R r = yamr__rank_bottom<R>();
         sel.append(t < n && src.rank(p[t], t, r), r);
     }
-    const uint4 *vec = (const uint4 *)(p + head);
-    Key group_max[seed_groups];
-    yamr__group_max<Unroll>(vec, vectors, tid, lanes, seed_all, src, group_max);
-    if (seed_counts && sel.k >= YAMR__TOPK_SEED_BLOCK_K) sel.seed_block(group_max, seed_counts);
-    else sel.seed(group_max);
     const auto load = [&](uint4 (&r)[Unroll], long long b) {
 #pragma unroll
         for (int u = 0; u < Unroll; ++u) {
@@ -2235,7 +2261,7 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
     if (!yamr__warp_width_matches<WarpSize>()) return;
     extern __shared__ unsigned long long yamr__topk_smem[];
     __shared__ unsigned long long team_word;
-    __shared__ unsigned seed_counts[512]; /* the block seed's (yamr__warp_select::seed_block) */
+    __shared__ unsigned seed_counts[512]; /* the block seed's (yamr__warp_select::seed_counted) */
     __shared__ int merge_count;           /* a split row's last block: its merge's state */
     const int warp = threadIdx.x / WarpSize, lane = threadIdx.x % WarpSize;
     R *const lists = (R *)yamr__topk_smem;
