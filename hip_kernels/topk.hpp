@@ -864,11 +864,11 @@ __device__ inline unsigned yamr__float_hits(const uint4 (&raw)[Unroll], unsigned
     return hits;
 }
 
-/* The seed's vectors of a thread (yamr__select_scan): its first Unroll, or where seed_all all of
- * them, each to take(raw, u), u its place in its batch. */
+/* The seed's vectors of a thread (yamr__select_scan): its first `batches` of Unroll, or all of
+ * them where batches is 0, each to take(raw, u), u its place in its batch. */
 template <int Unroll, typename Take>
 __device__ inline void yamr__seed_vectors(const uint4 *vec, long long vectors, int tid, int lanes,
-                                          bool seed_all, const Take &take)
+                                          int batches, const Take &take)
 {
     for (long long b0 = 0; b0 < vectors; b0 += (long long)Unroll * lanes) {
 #pragma unroll
@@ -878,7 +878,7 @@ __device__ inline void yamr__seed_vectors(const uint4 *vec, long long vectors, i
             const uint4 raw = vec[v]; /* one 16-byte load */
             take(raw, u);
         }
-        if (!seed_all) break;
+        if (--batches == 0) break;
     }
 }
 
@@ -888,7 +888,7 @@ __device__ inline void yamr__seed_vectors(const uint4 *vec, long long vectors, i
  * of NaNs alone (0), which lowers the seed at most, still a bound. */
 template <int Groups, int Bytes, bool Bf16, int Unroll, typename Source>
 __device__ inline void yamr__float_group_max(const uint4 *vec, long long vectors, int tid,
-                                             int lanes, bool seed_all, const Source &src,
+                                             int lanes, int batches, const Source &src,
                                              typename Source::key_type (&group_max)[Groups])
 {
     typedef typename Source::item S;
@@ -904,7 +904,7 @@ __device__ inline void yamr__float_group_max(const uint4 *vec, long long vectors
             g = fmaxf(g, sign * yamr__float_element<Bytes, Bf16>(raw, c));
         }
     };
-    yamr__seed_vectors<Unroll>(vec, vectors, tid, lanes, seed_all, take);
+    yamr__seed_vectors<Unroll>(vec, vectors, tid, lanes, batches, take);
 #pragma unroll
     for (int j = 0; j < Groups; ++j)
         group_max[j] =
@@ -912,7 +912,7 @@ __device__ inline void yamr__float_group_max(const uint4 *vec, long long vectors
 }
 template <int Unroll, int Groups, typename Source>
 __device__ inline void yamr__group_max(const uint4 *vec, long long vectors, int tid, int lanes,
-                                       bool seed_all, const Source &src,
+                                       int batches, const Source &src,
                                        typename Source::key_type (&group_max)[Groups])
 {
     typedef typename Source::item S;
@@ -923,10 +923,10 @@ __device__ inline void yamr__group_max(const uint4 *vec, long long vectors, int 
             constexpr bool two = sizeof(S) == 2;
             if (two && src.inf == YAMR_BF16_INF)
                 yamr__float_group_max<Groups, sizeof(S), two, Unroll>(vec, vectors, tid, lanes,
-                                                                      seed_all, src, group_max);
+                                                                      batches, src, group_max);
             else
                 yamr__float_group_max<Groups, sizeof(S), false, Unroll>(vec, vectors, tid, lanes,
-                                                                        seed_all, src, group_max);
+                                                                        batches, src, group_max);
             return;
         }
     }
@@ -941,7 +941,7 @@ __device__ inline void yamr__group_max(const uint4 *vec, long long vectors, int 
                 g = key > g ? key : g;
             }
         };
-        yamr__seed_vectors<Unroll>(vec, vectors, tid, lanes, seed_all, take);
+        yamr__seed_vectors<Unroll>(vec, vectors, tid, lanes, batches, take);
     }
 }
 
@@ -986,8 +986,9 @@ __device__ inline unsigned yamr__select_hits(const uint4 (&raw)[Unroll], unsigne
  * (fewer than a vector each, so all of them fit the empty buffer of the first warp) one each,
  * first. A thread's key compare is the whole work for a load with no candidate in its warp.
  * The seed's groups hold every element where `seed_all` (a warp's row whose plan is not
- * YAMR__TOPK_SEED_FIRST: two reads of the row), else the first loads, whose maxima the block's
- * warps count together where `seed_counts` (seed_counted).
+ * YAMR__TOPK_SEED_FIRST: two reads of the row), else the first loads (a warp's own row of two
+ * slots or more: its first two batches), whose maxima the block's warps count together where
+ * `seed_counts` (seed_counted).
  * Where Ahead, a thread's next batch is loaded before the current one is tested (the loads of
  * one batch in flight during the other's compares and appends).
  * The flush is written out three times, and the sorts once each, since every copy of their
@@ -1012,7 +1013,8 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
     const long long tail = head + vectors * per_vec;
     const uint4 *vec = (const uint4 *)(p + head);
     Key group_max[seed_groups];
-    yamr__group_max<Unroll>(vec, vectors, tid, lanes, seed_all, src, group_max);
+    const int batches = seed_all ? 0 : lanes == WarpSize && Q >= 2 ? 2 : 1;
+    yamr__group_max<Unroll>(vec, vectors, tid, lanes, batches, src, group_max);
     /* counted: the block's counts, or a warp's of two slots or more in its buffer (empty until
      * the seed is found; a warp of one slot sorts its maxima faster) */
     static_assert(yamr__warp_select<WarpSize, Q, R, S>::buffer * sizeof(R) >=
