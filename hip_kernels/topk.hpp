@@ -710,6 +710,7 @@ struct yamr__warp_select {
             raise(yamr__reg_at<WarpSize>(v, k - 1));
             if (!all && count - (s0 + list) <= list) break;
         }
+        yamr__warp_sync(~(yamr__lane_mask)0); /* the rounds' reads are done */
         int left = 0; /* the rest, [s0 + list, count): a list's length at most, past [0, list) */
 #pragma unroll
         for (int j = 0; j < Q; ++j) {

@@ -229,9 +229,12 @@ static const shape shapes[] = {
     {1, 1, 1, 0},      {3, 2, 2, 0},       {2, 31, 33, 1},     {4, 32, 32, 0},
     {3, 33, 40, 0},    {2, 255, 255, 0},   {2, 257, 261, 3},   {5, 1000, 1003, 1},
     {64, 128, 128, 0}, {400, 100, 100, 0}, {1, 4099, 4099, 0}, {2, 70001, 70001, 0},
-    /* a GPU warp's row seeded from its first loads (k <= 64 for 4 bytes), and from the whole
+    /* a GPU warp's row seeded from its first loads (k <= 32 for 4 bytes), and from the whole
      * row (k 100; 2-byte elements) */
     {3, 4000, 4003, 2},
+    /* a GPU warp's row of two slots (4-byte elements, k 33 to 64) seeded from its first two
+     * loads: 16 KiB, the most a warp takes, and the least two slots seed from their first */
+    {3, 4096, 4096, 0},
     /* a GPU block per row for 2-byte elements too (4099 of them take a warp: 16 KiB a warp) */
     {2, 12000, 12000, 0},
     /* rows of several chunks of the CPU's AVX-512 pass (cpu_topk.c), not split */
@@ -246,16 +249,17 @@ static size_t shape_elems(const shape *s) { return s->skew + (s->rows - 1) * s->
 
 /* The k of a shape: 1, 2, a warp, a block, cols - 1, cols (those that fit, each once); on a GPU
  * also 100, the largest list size of the warp select kernel (hip_kernels/topk.hpp: 4 slots per
- * lane) on long rows, where a block's warps merge their lists, 1000, and 5 and 8, lane rows of
- * 16 lanes a row (32 on rows over 512 elements; 1 and 2 take fewer); on the
- * CPU also 4, the largest k whose short f32 rows go in groups of rows (cpu_topk.c). */
-#define SHAPE_KS_MAX 10
+ * lane) on long rows, where a block's warps merge their lists, 1000, 5 and 8, lane rows of
+ * 16 lanes a row (32 on rows over 512 elements; 1 and 2 take fewer), and 64, a warp select of
+ * two slots; on the CPU also 4, the largest k whose short f32 rows go in groups of rows
+ * (cpu_topk.c). */
+#define SHAPE_KS_MAX 11
 static size_t shape_ks(size_t cols, size_t ks[SHAPE_KS_MAX])
 {
     /* GPU: 1000 too, rounds of the shared list for 8-byte ranks (topk.hpp: 512 a round) */
     const int gpu = device != YAMR_DEVICE_CPU;
     const size_t want[SHAPE_KS_MAX] = {1, 2, 32, 256, cols - 1, cols, gpu ? 100 : 1,
-                                       gpu ? 1000 : 1, gpu ? 5 : 4, gpu ? 8 : 1};
+                                       gpu ? 1000 : 1, gpu ? 5 : 4, gpu ? 8 : 1, gpu ? 64 : 1};
     size_t count = 0;
     for (int i = 0; i < SHAPE_KS_MAX; ++i) {
         if (want[i] < 1 || want[i] > cols) continue;
