@@ -822,6 +822,20 @@ __device__ inline Storage yamr__vector_element_at(const uint4 &raw, int c)
     }
 }
 
+/* Element b of vectors raw[V] (bit u * per_vec + c: element c of raw[u]), b not a constant:
+ * selects, not a copy to local memory. */
+template <int V, typename Storage>
+__device__ inline Storage yamr__vectors_element_at(const uint4 (&raw)[V], int b)
+{
+    constexpr int per_vec = 16 / sizeof(Storage);
+    const int u = b / per_vec;
+    uint4 x = raw[0];
+#pragma unroll
+    for (int j = 1; j < V; ++j)
+        if (u == j) x = raw[j];
+    return yamr__vector_element_at<Storage>(x, b % per_vec);
+}
+
 /* Element c of a vector of floats of `Bytes` bytes (bf16 where Bf16, else f16 for 2) as a float,
  * and a float's bits back in that width (exact for what the first gives). */
 template <int Bytes, bool Bf16>
@@ -1075,12 +1089,8 @@ yamr__select_scan(yamr__warp_select<WarpSize, Q, R, typename Source::item> &sel,
 #pragma unroll 1
                 for (unsigned rest = hits; rest; rest &= rest - 1) {
                     const int b = __ffs(rest) - 1, u = b / per_vec, c = b % per_vec;
-                    uint4 x = raw[0];
-#pragma unroll
-                    for (int j = 1; j < Unroll; ++j)
-                        if (u == j) x = raw[j];
                     R r;
-                    src.rank(yamr__vector_element_at<S>(x, c),
+                    src.rank(yamr__vectors_element_at<Unroll, S>(raw, b),
                              head + (b0 + (long long)u * lanes + tid) * per_vec + c, r);
                     sel.buf[at++] = r;
                 }
@@ -2143,11 +2153,7 @@ __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
             int at = below - own;
             for (unsigned rest = hits; rest; rest &= rest - 1) {
                 const int b = __ffs(rest) - 1, u = b / per_vec, c = b % per_vec;
-                uint4 x = raw[0];
-#pragma unroll
-                for (int j = 1; j < V; ++j)
-                    if (u == j) x = raw[j];
-                src.rank(yamr__vector_element_at<S>(x, c), (g + u * lanes) * per_vec + c,
+                src.rank(yamr__vectors_element_at<V, S>(raw, b), (g + u * lanes) * per_vec + c,
                          part[at++]);
             }
             yamr__warp_sync(~(yamr__lane_mask)0); /* the row's candidates are seen */
