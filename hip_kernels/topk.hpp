@@ -736,10 +736,10 @@ struct yamr__warp_select {
     /* The counted seed, in place of seed() for k from YAMR__TOPK_SEED_COUNTED_K: the k-th
      * largest of the group maxima, found without a sort by counts of the keys' digests
      * (yamr__seed_digest), the top byte, then the next byte within the top byte's bin of the
-     * k-th; that bin's digest gives its least key. Where Block, every thread of the block calls it and the maxima are
-     * all its warps' (a bound as a warp's own is and higher: the block's first loads are its
-     * warps' together), `counts` 512 words of shared memory, zero on entry; else the warp's
-     * own, `counts` 256 words of the warp's, cleared here for each byte. */
+     * k-th; that bin's digest gives its least key. Where Block, every thread of the block calls
+     * it and the maxima are all its warps' (a bound as a warp's own is and higher: the block's
+     * first loads are its warps' together), `counts` 512 words of shared memory, zero on entry;
+     * else the warp's own, `counts` 256 words of the warp's, cleared here for each byte. */
     template <bool Block, int G, typename Key>
     __device__ inline void seed_counted(const Key (&group_max)[G], unsigned *counts)
     {
