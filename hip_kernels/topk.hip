@@ -69,7 +69,8 @@ static bool launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream
 
 /* The lane kernel of TOPK_SELECT row P (planned for one-word ranks only): the instance of half
  * the row's count of elements a lane where that covers a row at the plan's lanes (fewer
- * registers: short rows of many lanes a warp), else of the row's count. */
+ * registers: short rows of many lanes a warp; the row's lane_half_blocks), else of the row's
+ * count (its min_blocks). */
 template <int Bytes, typename R, int P>
 static void launch_lanes(const yamr_plan *p, hipStream_t stream,
                          const typename yamr__topk_width<Bytes>::storage *in,
@@ -81,7 +82,7 @@ static void launch_lanes(const yamr_plan *p, hipStream_t stream,
     constexpr int W = yamr__policy_warp_width(P);
     if constexpr (Bytes <= 4 && std::is_same<R, yamr__rank32>::value) {
         if (a.cols <= (long long)a.lanes_per_row * (row.count / 2))
-            yamr_topk_lane_kernel<Bytes, W, row.count / 2, row.min_blocks>
+            yamr_topk_lane_kernel<Bytes, W, row.count / 2, row.topk.lane_half_blocks>
                 <<<p->grid_blocks, row.threads, 0, stream>>>(in, a, values, indices, empty);
         else
             yamr_topk_lane_kernel<Bytes, W, row.count, row.min_blocks>

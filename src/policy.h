@@ -154,13 +154,16 @@ typedef struct {
     int seed_first_bytes;      /* TOPK_SELECT: a warp's row of at least this many bytes a slot
                                   seeds from its lanes' first loads (one read of the row), a
                                   shorter one from the whole row (two); 0: always the whole row */
+    int lane_half_blocks;      /* TOPK_SELECT: the bound of the lane rows of at most half the
+                                  row's count elements a lane (fewer registers); the row's own
+                                  (min_blocks) bounds lane rows of more */
 } yamr__topk_tuning;
 #define YAMR__TOPK(slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k,         \
                    split_blocks, floor_ratio, floor_own_blocks, own_split_blocks,              \
-                   seed_first_bytes)                                                           \
+                   seed_first_bytes, lane_half_blocks)                                         \
     {slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k, split_blocks,         \
-     floor_ratio, floor_own_blocks, own_split_blocks, seed_first_bytes}
-#define YAMR__NO_TOPK YAMR__TOPK(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+     floor_ratio, floor_own_blocks, own_split_blocks, seed_first_bytes, lane_half_blocks}
+#define YAMR__NO_TOPK YAMR__TOPK(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 typedef struct {
     const char *name;
@@ -216,19 +219,19 @@ typedef struct {
  * their own sorting networks, not a block algorithm. */
 #define YAMR__ROW_TOPK_SELECT(X, id, fam, esize, threads, vectors, slots, mb, mb_most, copies,  \
                               warp_bytes, lane_k, lane_count, split_min, split_per_k,          \
-                              split_blocks, seed_first_bytes, why)                             \
+                              split_blocks, seed_first_bytes, lane_half_blocks, why)           \
     X(id, fam, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_SELECT, YAMR_VARIANT_WARP_SHUFFLE,      \
       threads, vectors, 0, 0, 0, lane_count, 0, mb, 0, 0, YAMR__INDEX_RANK, YAMR__MERGE_TOPK,   \
       YAMR__DONE_STREAM,                                                                       \
       YAMR__TOPK(slots, mb_most, copies, warp_bytes, lane_k, split_min, split_per_k,           \
-                 split_blocks, 0, 0, 0, seed_first_bytes),                                     \
+                 split_blocks, 0, 0, 0, seed_first_bytes, lane_half_blocks),                   \
       why)
 #define YAMR__ROW_TOPK_LIST(X, id, fam, esize, threads, count, mb, split_min, split_per_k,      \
                             floor_ratio, floor_own_blocks, own_split_blocks, why)              \
     X(id, fam, esize, YAMR__ACC_TOPK, YAMR__SHAPE_TOPK_LIST, YAMR_VARIANT_WARP_SHUFFLE, threads, \
       0, 0, 0, 0, count, 0, mb, 0, 0, YAMR__INDEX_RANK, YAMR__MERGE_TOPK, YAMR__DONE_STREAM,    \
       YAMR__TOPK(0, 0, 0, 0, 0, split_min, split_per_k, mb, floor_ratio, floor_own_blocks,     \
-                 own_split_blocks, 0),                                                         \
+                 own_split_blocks, 0, 0),                                                      \
       why)
 
 /* The reasons the AMD rows share (each row adds its own fact). */
@@ -247,7 +250,8 @@ typedef struct {
  * block-team vectors, bound. TOPK_SELECT: element size (0: any), threads, vectors, most slots,
  * bounds (fewer slots, the most), scan copies, warp rows' bytes, lane rows' k (at most) and
  * elements a lane, split block's elements (at least, per k), a split's blocks an SM (fewer
- * slots), a warp row's bytes a slot from which it seeds from its first loads. TOPK_LIST:
+ * slots), a warp row's bytes a slot from which it seeds from its first loads, the bound of
+ * lane rows of half the elements a lane. TOPK_LIST:
  * element size, threads, positions a thread loads at once, bound (also a split's blocks an SM),
  * split block's elements (at least, per k), the floor's (a row's elements per k at least, most
  * blocks a row that count their own parts), a split's blocks an SM where they count their own.
@@ -298,12 +302,13 @@ typedef struct {
                        "groups of 8: 4 would hold 64 registers of elements a lane (bfd0bba); " \
                        "bound 4 (b12442d)")                                                    \
     YAMR__ROW_TOPK_SELECT(X, nv_topk_select_e8, YAMR__NV, 8, 256, 4, 4, 3, 2, 2, 32768, 8, 32, \
-                          8192, 32, 3, 0,                                                      \
+                          8192, 32, 3, 0, 0,                                                   \
                           "as nv_topk_select, but bound 3: at 4 a split row ran 5-15% slower " \
                           "(H200: 64 x 128256 k50, 1 x 2^26 k1); rows to 4096 a warp, seeded " \
-                          "from the whole row (the first loads' seed not measured here)")     \
+                          "from the whole row (the first loads' seed not measured here); no "  \
+                          "lane rows (one-word ranks only)")                                   \
     YAMR__ROW_TOPK_SELECT(X, nv_topk_select, YAMR__NV, 0, 256, 4, 4, 4, 2, 2, 16384, 16, 32,   \
-                          8192, 32, 3, 8192,                                                   \
+                          8192, 32, 3, 8192, 5,                                                \
                           "4 slots (k <= 128): 8 took 183 us on 128 x 32000 k256, the shared " \
                           "list 124 (818be90); bounds 4 and 2: 64 and 128 registers (4, not "  \
                           "3: rows a warp or a block 2-25% faster, H200: 4096 x 4096 k8 62.7 " \
@@ -320,7 +325,10 @@ typedef struct {
                           "2048 k32 99.4 -> 84.9; slower at 4 KiB a slot: bf16 4096 x 4096 "   \
                           "k64 44.0 -> 52.4, f32 k128 105.1 -> 114.8); the 4-slot bound 3 "    \
                           "(H100): 1024 x 32000 k100 109 -> 97 us, but 4096 x 4096 k128 104 "  \
-                          "-> 117, 64 x 128256 k100 34 -> 37, 1 x 2^26 k100 148 -> 147")       \
+                          "-> 117, 64 x 128256 k100 34 -> 37, 1 x 2^26 k100 148 -> 147; lane " \
+                          "rows of 16 elements a lane at bound 5 (48 registers; 6 spills), "   \
+                          "H200 f32: 65536 x 128 k4 18.7 -> 17.9 us, 32768 x 256 k8 19.8 -> "  \
+                          "18.8, bf16 the same")                                               \
     YAMR__ROW_TOPK_LIST(X, nv_topk_list, YAMR__NV, 0, 256, 8, 4, 8192, 32, 4, 8, 2,            \
                         "8 positions a thread at once (16: 2-7% slower on 2- and 4-byte "      \
                         "elements, H100: 1 x 2^24 k300 131.8 -> 122.8 us), bound 4: set with " \
@@ -360,7 +368,7 @@ typedef struct {
     YAMR__ROW_SEGMENTS(X, cdna_segments_e8, YAMR__CDNA, 8, 256, 8, 16, 16, 4, 4,               \
                        "derived, not measured: 8 groups of 8 a wave of 64; bound 4")           \
     YAMR__ROW_TOPK_SELECT(X, cdna_topk_select, YAMR__CDNA, 0, 256, 4, 4, 3, 2, 1, 16384, 16, 32, \
-                          8192, 32, 3, 8192,                                                   \
+                          8192, 32, 3, 8192, 3,                                                \
                           "derived, not measured: nv_topk_select's values, bound 3 (as "      \
                           "nv_topk_select_e8), k up to 256 in "                                \
                           "64-lane waves; " YAMR__AMD_BOUND "; one scan copy for the "         \
@@ -399,7 +407,7 @@ typedef struct {
     YAMR__ROW_SEGMENTS(X, rdna_segments_e8, YAMR__RDNA, 8, 256, 8, 16, 16, 4, 4,               \
                        "derived, not measured: 4 groups of 8 a wave of 32, as an NVIDIA warp") \
     YAMR__ROW_TOPK_SELECT(X, rdna_topk_select, YAMR__RDNA, 0, 256, 4, 4, 3, 2, 1, 16384, 16, 32, \
-                          8192, 32, 3, 8192,                                                   \
+                          8192, 32, 3, 8192, 3,                                                \
                           "derived, not measured: nv_topk_select's values, bound 3 (as "      \
                           "nv_topk_select_e8), 32-lane waves as "                              \
                           "an NVIDIA warp; one scan copy for the compiler's time (3f068b8)")   \

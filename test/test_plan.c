@@ -186,7 +186,8 @@ static void every_family_has_its_rows(void)
                 ts->topk.scan_copies < 1 || ts->topk.scan_copies > 2 || ts->topk.warp_bytes < 1 ||
                 ts->topk.split_min < 1 || ts->topk.split_per_k < 1 ||
                 ts->topk.split_blocks < 1 || ts->topk.lane_k < 0 || ts->count < 1 ||
-                ts->count > YAMR__TOPK_LANE_ELEMENTS)
+                ts->count > YAMR__TOPK_LANE_ELEMENTS ||
+                (ts->topk.lane_k > 0 && esize <= 4 && ts->topk.lane_half_blocks < 1))
                 failf("row %s: slots (a power of two), vectors, bounds, scan copies (1 or 2), "
                       "lane rows (up to %d elements a lane) or split sizes out of range",
                       ts->name, YAMR__TOPK_LANE_ELEMENTS);
@@ -337,7 +338,7 @@ static void sm90_rows_are_the_measured_ones(void)
         ts->topk.min_blocks_most_slots != 2 || ts->topk.split_blocks != 3 ||
         ts8->min_blocks != 3 || ts8->topk.split_blocks != 3 || ts->topk.scan_copies != 2 ||
         ts->topk.warp_bytes != 16384 || ts8->topk.warp_bytes != 32768 || ts->topk.lane_k != 16 ||
-        ts->count != 32 ||
+        ts->count != 32 || ts->topk.lane_half_blocks != 5 ||
         ts->topk.split_min != 8192 || ts->topk.split_per_k != 32 ||
         tl->count != 8 || tl2 != tl || tl8 != tl || tl->min_blocks != 4 ||
         tl->topk.split_min != 8192 || tl->topk.split_per_k != 32 ||
