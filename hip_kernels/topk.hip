@@ -41,8 +41,8 @@ static yamr_status topk_row_words(yamr__gpu *gpu, size_t rows, char *err, size_t
 }
 
 /* The select kernel of TOPK_SELECT row P with `slots` (a power of two, at most the row's);
- * whether a split row's last block merges the row's lists (yamr__topk_merges_own), so that no
- * merge kernel follows. */
+ * whether a split row's last block merges the row's lists (yamr__topk_select_merges_own), so
+ * that no merge kernel follows. */
 template <int Bytes, typename R, int P, int Q = yamr__policy_rows[P].topk.slots>
 static bool launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream,
                           const typename yamr__topk_width<Bytes>::storage *in,
@@ -64,7 +64,7 @@ static bool launch_select(const yamr_plan *p, unsigned slots, hipStream_t stream
         <<<p->grid_blocks, row.threads, yamr__topk_select_smem<Bytes, W, Q, R>(), stream>>>(
             in, a, values, indices, empty);
     return a.lanes_per_row == 0 &&
-           yamr__topk_merges_own(a.blocks_per_row, a.k, yamr__topk_select_room<Bytes, W, Q, R>());
+           yamr__topk_select_merges_own<Bytes, W, Q, R>(a.blocks_per_row, a.k);
 }
 
 /* The lane kernel of TOPK_SELECT row P (planned for one-word ranks only): the instance of half

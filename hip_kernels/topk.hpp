@@ -28,11 +28,12 @@
  * Short rows of small k take lane rows instead (a few lanes a row, the row in registers, its
  * candidates placed by rank: no list). Either way, a row is a warp's (short rows), a block's, or
  * several blocks' (few long rows):
- * then each leaves its sorted list in the workspace and yamr_topk_merge_kernel (a block per row)
- * merges them and writes the answer; lists under a floor of the whole row's counts (a few ranks
- * each) go to yamr_topk_place_kernel instead (several blocks a row, each rank placed by a
- * count). On random data almost every element fails one compare from the start, so the scan
- * runs near the speed of the read; ordered data costs more flushes, never a different result.
+ * then each leaves its sorted list in the workspace and the row's last block (few lists, or
+ * lists of one slot) or yamr_topk_merge_kernel (a block per row) merges them and writes the
+ * answer; lists under a floor of the whole row's counts (a few ranks each) go to
+ * yamr_topk_place_kernel instead (several blocks a row, each rank placed by a count). On random
+ * data almost every element fails one compare from the start, so the scan runs near the speed
+ * of the read; ordered data costs more flushes, never a different result.
  */
 #ifndef YAMR_TOPK_HPP
 #define YAMR_TOPK_HPP
@@ -2248,6 +2249,79 @@ __host__ __device__ constexpr long long yamr__topk_select_room()
            (long long)Q * WarpSize;
 }
 
+/* The block's warps merge their register lists v pairwise (log2 warps steps) through `lists` (a
+ * warp's Stride ranks of shared memory each); warp 0's is the block's. Called by the whole
+ * block. */
+template <int WarpSize, int Q, int Stride, typename R>
+__device__ inline void yamr__reg_merge_warps(R (&v)[Q], R *lists)
+{
+    constexpr int warps = YAMR__TOPK_THREADS / WarpSize;
+    const int warp = threadIdx.x / WarpSize, lane = threadIdx.x % WarpSize;
+#pragma unroll 1
+    for (int h = warps / 2; h >= 1; h /= 2) {
+        if (warp >= h && warp < 2 * h) {
+#pragma unroll
+            for (int j = 0; j < Q; ++j) lists[warp * Stride + j * WarpSize + lane] = v[j];
+        }
+        __syncthreads();
+        if (warp < h) {
+            R s[Q];
+#pragma unroll
+            for (int j = 0; j < Q; ++j) s[j] = lists[(warp + h) * Stride + j * WarpSize + lane];
+            yamr__reg_merge<WarpSize>(v, s);
+        }
+    }
+}
+
+/* The register merge of a split row's lists of one slot (k <= WarpSize) by its last block, for
+ * more lists than the rank merge takes (YAMR__TOPK_RANK_MERGE_LISTS) and up to
+ * YAMR__TOPK_REG_MERGE_LISTS a warp: warp w loads lists w, w + warps, ... a group at a time
+ * (their loads in flight together), merges the group pairwise in a tree of bitonic merges
+ * (yamr__reg_merge) and the tree's into its own list; then the block's warps merge theirs
+ * (yamr__reg_merge_warps). No barrier but the warps' merge's, no dependent load but a group's:
+ * the merge kernel's sample, threshold, appends and places take a chain of both (1 x 2^20 k16,
+ * 128 lists). */
+#define YAMR__TOPK_REG_MERGE_GROUP 8
+#define YAMR__TOPK_REG_MERGE_LISTS (2 * YAMR__TOPK_REG_MERGE_GROUP)
+template <int WarpSize, int Stride, typename R>
+__device__ inline void yamr__topk_reg_merge_lists(R (&v)[1], const R *ranks, int lists, int k,
+                                                  R *scratch)
+{
+    constexpr int warps = YAMR__TOPK_THREADS / WarpSize, group = YAMR__TOPK_REG_MERGE_GROUP;
+    const int warp = threadIdx.x / WarpSize, lane = threadIdx.x % WarpSize;
+    v[0] = yamr__rank_bottom<R>();
+#pragma unroll 1
+    for (int first = warp; first < lists; first += group * warps) {
+        R s[group][1];
+#pragma unroll
+        for (int c = 0; c < group; ++c) {
+            const int l = first + c * warps;
+            s[c][0] = l < lists && lane < k
+                          ? yamr__rank_load_shared_by_blocks(ranks + (long long)l * k + lane)
+                          : yamr__rank_bottom<R>();
+        }
+        static_assert(group == 8, "a tree of three levels");
+#pragma unroll
+        for (int c = 0; c < 4; ++c) yamr__reg_merge<WarpSize>(s[c], s[c + 4]);
+#pragma unroll
+        for (int c = 0; c < 2; ++c) yamr__reg_merge<WarpSize>(s[c], s[c + 2]);
+        yamr__reg_merge<WarpSize>(s[0], s[1]);
+        yamr__reg_merge<WarpSize>(v, s[0]);
+    }
+    yamr__reg_merge_warps<WarpSize, 1, Stride>(v, scratch);
+}
+
+/* Whether a select kernel's split row of `lists` lists of k ranks merges them in its last block
+ * (no merge kernel): few (yamr__topk_merges_own), or of one slot, up to
+ * YAMR__TOPK_REG_MERGE_LISTS a warp (yamr__topk_reg_merge_lists). */
+template <int Bytes, int WarpSize, int Q, typename R>
+__host__ __device__ constexpr bool yamr__topk_select_merges_own(long long lists, long long k)
+{
+    return yamr__topk_merges_own(lists, k, yamr__topk_select_room<Bytes, WarpSize, Q, R>()) ||
+           (Q == 1 && lists > 1 &&
+            lists <= (long long)YAMR__TOPK_REG_MERGE_LISTS * (YAMR__TOPK_THREADS / WarpSize));
+}
+
 /*
  * Warp select (k <= Q * WarpSize): with a.lanes_per_row the warp's width, each warp of a block
  * takes rows in turn and writes each answer from its list (lane rows are another kernel's,
@@ -2309,24 +2383,7 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
                 by_warp ? WarpSize : YAMR__TOPK_THREADS, by_warp && seed_all,
                 by_warp ? nullptr : seed_counts);
         }
-        if (!by_warp) { /* the block's warps merge their lists pairwise */
-#pragma unroll 1
-            for (int h = warps / 2; h >= 1; h /= 2) {
-                if (warp >= h && warp < 2 * h) {
-#pragma unroll
-                    for (int j = 0; j < Q; ++j)
-                        lists[warp * Select::buffer + j * WarpSize + lane] = sel.v[j];
-                }
-                __syncthreads();
-                if (warp < h) {
-                    R s[Q];
-#pragma unroll
-                    for (int j = 0; j < Q; ++j)
-                        s[j] = lists[(warp + h) * Select::buffer + j * WarpSize + lane];
-                    yamr__reg_merge<WarpSize>(sel.v, s);
-                }
-            }
-        }
+        if (!by_warp) yamr__reg_merge_warps<WarpSize, Q, Select::buffer>(sel.v, lists);
         if (by_warp || warp == 0) {
             if (a.blocks_per_row == 1) {
                 yamr__reg_write<WarpSize, Q, Bytes>(sel.v, a, row, in + row * a.ld, values,
@@ -2338,21 +2395,32 @@ yamr_topk_select_kernel(const typename yamr__topk_width<Bytes>::storage *__restr
                     if (j * WarpSize + lane < a.k) list[j * WarpSize + lane] = sel.v[j];
             }
         }
-        /* a split row of few lists: its last block merges them (the arrivals: the row words'
-         * second half), and clears the row's threshold word as the merge kernel does */
+        /* a split row: its last block merges the lists where they are few (by rank) or of one
+         * slot (in registers; yamr__topk_select_merges_own), and clears the row's threshold
+         * word as the merge kernel does (the arrivals: the row words' second half) */
+        const bool by_rank =
+            !by_warp && yamr__topk_merges_own(a.blocks_per_row, a.k,
+                                              yamr__topk_select_room<Bytes, WarpSize, Q, R>());
         if (!by_warp &&
-            yamr__topk_merges_own(a.blocks_per_row, a.k,
-                                  yamr__topk_select_room<Bytes, WarpSize, Q, R>()) &&
+            yamr__topk_select_merges_own<Bytes, WarpSize, Q, R>(a.blocks_per_row, a.k) &&
             yamr__topk_last_block((unsigned long long *)a.row_words + a.rows + row,
                                   a.blocks_per_row)) {
             if (threadIdx.x == 0) ((unsigned long long *)a.row_words)[row] = 0;
-            const yamr__topk_state<R> st =
-                yamr__topk_open<yamr__topk_block_team>(lists, &merge_count, a.list_size);
-            yamr__topk_rank_merge<yamr__topk_block_team>(
-                st, (const R *)a.partials + row * a.blocks_per_row * a.k, a.blocks_per_row,
-                a.k);
-            yamr__topk_write<yamr__topk_block_team, Bytes>(st, a, row, in + row * a.ld, values,
-                                                           indices, empty);
+            const R *ranks = (const R *)a.partials + row * a.blocks_per_row * a.k;
+            if (by_rank) {
+                const yamr__topk_state<R> st =
+                    yamr__topk_open<yamr__topk_block_team>(lists, &merge_count, a.list_size);
+                yamr__topk_rank_merge<yamr__topk_block_team>(st, ranks, a.blocks_per_row, a.k);
+                yamr__topk_write<yamr__topk_block_team, Bytes>(st, a, row, in + row * a.ld,
+                                                               values, indices, empty);
+            } else if constexpr (Q == 1) {
+                yamr__topk_reg_merge_lists<WarpSize, Select::buffer>(sel.v, ranks,
+                                                                      a.blocks_per_row, a.k,
+                                                                      lists);
+                if (warp == 0)
+                    yamr__reg_write<WarpSize, Q, Bytes>(sel.v, a, row, in + row * a.ld, values,
+                                                        indices, empty);
+            }
         }
         if (!by_warp) __syncthreads(); /* the lists are made anew for the next pair */
     }
