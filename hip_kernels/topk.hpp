@@ -1977,9 +1977,9 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
  * g + lanes, ... of the row, g its place among the row's lanes) at once. The k-th largest of the
  * row's lanes' largest keys (a sort of one key a lane) is at or below k elements' keys, so no
  * element below it is in the answer: on random rows about k + k/4 elements reach it (floats
- * compare by value, as in the select scan). Those go to the row's part of the warp's buffer (a
- * prefix sum of the lanes' counts), and each is placed by its rank among them (how many are
- * larger): no list, no sort of them. Where a row has more candidates than its part holds
+ * compare by value, as in the select scan). Their columns go to the row's part of the warp's
+ * buffer (a prefix sum of the lanes' counts), then their ranks (each element loaded again), and
+ * each is placed by its rank among them (how many are larger): no list, no sort of them. Where a row has more candidates than its part holds
  * (ordered or equal data), its warp takes each row's k best one at a time instead, by a max
  * across the row's lanes.
  */
@@ -2105,14 +2105,15 @@ __device__ inline void yamr__lane_elements(const uint4 (&raw)[V], int g, int lan
 }
 
 /* The rows of a lane kernel: Count elements a lane at most; `buf`: the warp's buffer of `buffer`
- * ranks, a part of buffer / (WarpSize / lanes) for each of its rows. */
+ * ranks, a part of buffer / (WarpSize / lanes) for each of its rows; `cols`: as many columns,
+ * in the same parts. */
 template <int WarpSize, int Bytes, int Count, typename R>
 __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
                                        const typename yamr__topk_width<Bytes>::storage *in,
                                        typename yamr__topk_width<Bytes>::storage *values,
                                        long long *indices,
                                        typename yamr__topk_width<Bytes>::storage empty, R *buf,
-                                       int buffer)
+                                       int *cols, int buffer)
 {
     typedef typename yamr__topk_width<Bytes>::storage S;
     typedef typename yamr__topk_width<Bytes>::key Key;
@@ -2124,6 +2125,7 @@ __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
     const int shift = __ffs(lanes) - 1;
     const int cap = buffer / WarpSize * lanes;
     R *const part = buf + (lane >> shift) * cap;
+    int *const part_cols = cols + (lane >> shift) * cap;
     const long long per_warp = WarpSize >> shift;
     const long long stride = (long long)gridDim.x * warps * per_warp;
     for (long long base = ((long long)blockIdx.x * warps + threadIdx.x / WarpSize) * per_warp;
@@ -2149,13 +2151,19 @@ __device__ inline void yamr__lane_rows(const yamr__topk_args &a,
         const long long out = row * a.out_k + a.out_first;
         const S *in_row = in + (mine ? row : 0) * a.ld;
         if (!yamr__any<WarpSize>(~(yamr__lane_mask)0, total > cap)) {
-            /* a hit of each lane at a time: hits are few, and a branch per element would take
-             * every element where any lane of the warp has a hit */
+            /* a hit of each lane at a time, its column only: hits are few, and a branch per
+             * element would take every element where any lane of the warp has a hit; then each
+             * candidate's rank, from its element loaded again (from the L1), not picked from a
+             * lane's vectors (selects of them all) */
             int at = below - own;
             for (unsigned rest = hits; rest; rest &= rest - 1) {
-                const int b = __ffs(rest) - 1, u = b / per_vec, c = b % per_vec;
-                src.rank(yamr__vectors_element_at<V, S>(raw, b), (g + u * lanes) * per_vec + c,
-                         part[at++]);
+                const int b = __ffs(rest) - 1;
+                part_cols[at++] = (g + b / per_vec * lanes) * per_vec + b % per_vec;
+            }
+            yamr__warp_sync(~(yamr__lane_mask)0); /* the row's columns are seen */
+            for (int i = g; i < total; i += lanes) {
+                const int col = part_cols[i];
+                src.rank(src.load(col), col, part[i]);
             }
             yamr__warp_sync(~(yamr__lane_mask)0); /* the row's candidates are seen */
             for (int i = g; mine && i < total; i += lanes) {
@@ -2220,8 +2228,10 @@ yamr_topk_lane_kernel(const typename yamr__topk_width<Bytes>::storage *__restric
     constexpr int buffer = YAMR__TOPK_LANE_PART * WarpSize;
     if (!yamr__warp_width_matches<WarpSize>()) return;
     __shared__ yamr__rank32 candidates[warps * buffer];
-    yamr__lane_rows<WarpSize, Bytes, Count>(a, in, values, indices, empty,
-                                            candidates + threadIdx.x / WarpSize * buffer, buffer);
+    __shared__ int candidate_cols[warps * buffer];
+    const int at = threadIdx.x / WarpSize * buffer;
+    yamr__lane_rows<WarpSize, Bytes, Count>(a, in, values, indices, empty, candidates + at,
+                                            candidate_cols + at, buffer);
 }
 
 /* Copies of the select scan in a select kernel: the row's (2: a warp per row and a block's part,
