@@ -1979,9 +1979,9 @@ yamr_topk_kernel(const typename yamr__topk_width<Bytes>::storage *__restrict__ i
  * element below it is in the answer: on random rows about k + k/4 elements reach it (floats
  * compare by value, as in the select scan). Their columns go to the row's part of the warp's
  * buffer (a prefix sum of the lanes' counts), then their ranks (each element loaded again), and
- * each is placed by its rank among them (how many are larger): no list, no sort of them. Where a row has more candidates than its part holds
- * (ordered or equal data), its warp takes each row's k best one at a time instead, by a max
- * across the row's lanes.
+ * each is placed by its rank among them (how many are larger): no list, no sort of them. Where
+ * a row has more candidates than its part holds (ordered or equal data), its warp takes each
+ * row's k best one at a time instead, by a max across the row's lanes.
  */
 
 /* Lane g's vectors of a row of n (< 2^31) elements (g, g + lanes, ..., V at most) into raw,
@@ -2450,8 +2450,8 @@ __host__ __device__ constexpr size_t yamr__topk_select_smem()
  * (`ranks`) in depth-first order (every list's first, then every list's second, ...), or the
  * bottom: any k of the lists' ranks are k elements of the row (or bottoms), so it is at or below
  * the answer's k-th. Each warp sorts its window of N x WarpSize in registers, then the warps merge
- * their windows pairwise keeping the best N x WarpSize (yamr__reg_merge). A warp's window alone
- * (as before: warp 0's, a list's first rank of 128 lists at most for k 100) left the merge of
+ * their windows pairwise keeping the best N x WarpSize (yamr__reg_merge_warps). A warp's window
+ * alone (as before: warp 0's, a list's first rank of 128 lists at most for k 100) left the merge of
  * 1 x 2^26 k100 about 400 candidates, and its flushes took 17 us (ncu, H100); the block's window
  * (k 100: the first two ranks of 264 lists) holds nearly all of the row's best k. k <= N x
  * WarpSize; called by the whole block; `scratch`: shared memory of (block's warps) x N x WarpSize
@@ -2459,7 +2459,7 @@ __host__ __device__ constexpr size_t yamr__topk_select_smem()
 template <int WarpSize, int N, typename R>
 __device__ inline R yamr__topk_sample_kth(const R *ranks, const yamr__topk_args &a, R *scratch)
 {
-    constexpr int warps = YAMR__TOPK_THREADS / WarpSize, per = N * WarpSize;
+    constexpr int per = N * WarpSize;
     const int warp = (int)threadIdx.x / WarpSize, lane = (int)threadIdx.x % WarpSize;
     const long long lists = a.blocks_per_row, total = lists * a.k;
     R v[N];
@@ -2469,20 +2469,7 @@ __device__ inline R yamr__topk_sample_kth(const R *ranks, const yamr__topk_args 
         v[j] = i < total ? ranks[(i % lists) * a.k + i / lists] : yamr__rank_bottom<R>();
     }
     yamr__topk_warp_sort<WarpSize>(v);
-#pragma unroll 1
-    for (int h = warps / 2; h >= 1; h /= 2) {
-        if (warp >= h && warp < 2 * h) {
-#pragma unroll
-            for (int j = 0; j < N; ++j) scratch[warp * per + j * WarpSize + lane] = v[j];
-        }
-        __syncthreads();
-        if (warp < h) {
-            R o[N];
-#pragma unroll
-            for (int j = 0; j < N; ++j) o[j] = scratch[(warp + h) * per + j * WarpSize + lane];
-            yamr__reg_merge<WarpSize>(v, o);
-        }
-    }
+    yamr__reg_merge_warps<WarpSize, N, per>(v, scratch);
     if (warp == 0) {
         const R t = yamr__reg_at<WarpSize>(v, a.k - 1);
         if (lane == 0) scratch[0] = t;
