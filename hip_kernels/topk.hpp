@@ -2286,12 +2286,11 @@ __device__ inline void yamr__reg_merge_warps(R (&v)[Q], R *lists)
 /* The register merge of a split row's lists of one slot (k <= WarpSize) by its last block, for
  * more lists than the rank merge takes (YAMR__TOPK_RANK_MERGE_LISTS) and up to
  * YAMR__TOPK_REG_MERGE_LISTS a warp: warp w loads lists w, w + warps, ... a group at a time
- * (their loads in flight together), merges the group pairwise in a tree of bitonic merges
- * (yamr__reg_merge) and the tree's into its own list; then the block's warps merge theirs
- * (yamr__reg_merge_warps). No barrier but the warps' merge's, no dependent load but a group's:
- * the merge kernel's sample, threshold, appends and places take a chain of both (1 x 2^20 k16,
- * 128 lists). */
-#define YAMR__TOPK_REG_MERGE_GROUP 8
+ * (YAMR__TOPK_REG_MERGE_GROUP, src/topk.h: their loads in flight together), merges the group
+ * pairwise in a tree of bitonic merges (yamr__reg_merge) and the tree's into its own list; then
+ * the block's warps merge theirs (yamr__reg_merge_warps). No barrier but the warps' merge's, no
+ * dependent load but a group's: the merge kernel's sample, threshold, appends and places take a
+ * chain of both (1 x 2^20 k16, 128 lists). */
 #define YAMR__TOPK_REG_MERGE_LISTS (2 * YAMR__TOPK_REG_MERGE_GROUP)
 template <int WarpSize, int Stride, typename R>
 __device__ inline void yamr__topk_reg_merge_lists(R (&v)[1], const R *ranks, int lists, int k,

@@ -49,6 +49,10 @@ yamr_status yamr__gpu_topk(yamr__gpu *gpu, const yamr__topk_call *call, char *er
 /* A row's part of a lane kernel's buffer: this many candidates a lane of the row (lanes are 2k at
  * least where the row has 2k vectors: a random row has about k + k/4, hip_kernels/topk.hpp). */
 #define YAMR__TOPK_LANE_PART 4
+/* The select kernel's register merge (hip_kernels/topk.hpp, yamr__topk_reg_merge_lists): the lists
+ * of one slot a warp of a split row's last block loads at once; src/topk_shape.c halves the
+ * parts of a split whose lists still fit one such group a warp. */
+#define YAMR__TOPK_REG_MERGE_GROUP 8
 /* Grid cap: the kernels stride over their rows. */
 #define YAMR__TOPK_MAX_GRID ((size_t)1 << 20)
 

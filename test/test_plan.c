@@ -466,7 +466,8 @@ static void expect_topk_lanes(yamr_context *ctx, yamr_dtype dtype, size_t rows, 
               ctx->info.arch, rows, cols, k, line);
 }
 
-/* A shared-list top-k plan on ctx splits each row over `bpr` blocks, counting by `floor`. */
+/* A top-k plan on ctx splits each row over `bpr` blocks, counting by `floor` (none: a select
+ * plan). */
 static void expect_topk_split(yamr_context *ctx, yamr_dtype dtype, size_t rows, size_t cols,
                               size_t k, int bpr, unsigned floor)
 {
@@ -540,6 +541,16 @@ void test_policy_table(void **state)
             expect_topk_split(&ctx, YAMR_DTYPE_F32, 64, 128256, 300, 4, YAMR__TOPK_FLOOR_OWN);
             expect_topk_split(&ctx, YAMR_DTYPE_F32, 1, (size_t)1 << 26, 1024, 528,
                               YAMR__TOPK_FLOOR_ROW);
+            /* one-slot select splits: parts of split_min (8192), half that where the lists
+             * still fit a group of the register merge a warp (64 on 8 warps); a row of one
+             * block stays one */
+            expect_topk_split(&ctx, YAMR_DTYPE_F32, 1, 140001, 16, 34, YAMR__TOPK_FLOOR_NONE);
+            expect_topk_split(&ctx, YAMR_DTYPE_F32, 2, 70001, 8, 17, YAMR__TOPK_FLOOR_NONE);
+            expect_topk_split(&ctx, YAMR_DTYPE_F32, 1, 500000, 16, 61, YAMR__TOPK_FLOOR_NONE);
+            expect_topk_split(&ctx, YAMR_DTYPE_F32, 1, (size_t)1 << 20, 16, 128,
+                              YAMR__TOPK_FLOOR_NONE);
+            expect_topk_split(&ctx, YAMR_DTYPE_F32, 1, 140001, 64, 17, YAMR__TOPK_FLOOR_NONE);
+            expect_topk_split(&ctx, YAMR_DTYPE_F32, 2, 12000, 4, 1, YAMR__TOPK_FLOOR_NONE);
         }
         /* a warp's row seeds from its first loads where it holds seed_first_bytes a slot (16 KiB
          * for k 64 on 32-lane warps, 8 KiB on 64-lane waves), else from the whole row */
