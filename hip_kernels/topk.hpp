@@ -2286,8 +2286,9 @@ __device__ inline void yamr__reg_merge_warps(R (&v)[Q], R *lists)
 /* The register merge of a split row's lists of one slot (k <= WarpSize) by its last block, for
  * more lists than the rank merge takes (YAMR__TOPK_RANK_MERGE_LISTS) and up to
  * YAMR__TOPK_REG_MERGE_LISTS a warp: warp w loads lists w, w + warps, ... a group at a time
- * (YAMR__TOPK_REG_MERGE_GROUP, src/topk.h: their loads in flight together), merges the group
- * pairwise in a tree of bitonic merges (yamr__reg_merge) and the tree's into its own list; then
+ * (YAMR__TOPK_REG_MERGE_GROUP, src/topk.h: their loads in flight together, the next group's
+ * while it merges this one), merges the group pairwise in a tree of bitonic merges
+ * (yamr__reg_merge) and the tree's into its own list; then
  * the block's warps merge theirs (yamr__reg_merge_warps). No barrier but the warps' merge's, no
  * dependent load but a group's: the merge kernel's sample, threshold, appends and places take a
  * chain of both (1 x 2^20 k16, 128 lists). */
@@ -2298,10 +2299,7 @@ __device__ inline void yamr__topk_reg_merge_lists(R (&v)[1], const R *ranks, int
 {
     constexpr int warps = YAMR__TOPK_THREADS / WarpSize, group = YAMR__TOPK_REG_MERGE_GROUP;
     const int warp = threadIdx.x / WarpSize, lane = threadIdx.x % WarpSize;
-    v[0] = yamr__rank_bottom<R>();
-#pragma unroll 1
-    for (int first = warp; first < lists; first += group * warps) {
-        R s[group][1];
+    const auto load = [&](R (&s)[group][1], int first) {
 #pragma unroll
         for (int c = 0; c < group; ++c) {
             const int l = first + c * warps;
@@ -2309,6 +2307,16 @@ __device__ inline void yamr__topk_reg_merge_lists(R (&v)[1], const R *ranks, int
                           ? yamr__rank_load_shared_by_blocks(ranks + (long long)l * k + lane)
                           : yamr__rank_bottom<R>();
         }
+    };
+    v[0] = yamr__rank_bottom<R>();
+    R next[group][1];
+    load(next, warp);
+#pragma unroll 1
+    for (int first = warp; first < lists; first += group * warps) {
+        R s[group][1];
+#pragma unroll
+        for (int c = 0; c < group; ++c) s[c][0] = next[c][0];
+        if (first + group * warps < lists) load(next, first + group * warps); /* in flight */
         static_assert(group == 8, "a tree of three levels");
 #pragma unroll
         for (int c = 0; c < 4; ++c) yamr__reg_merge<WarpSize>(s[c], s[c + 4]);
